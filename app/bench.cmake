@@ -1,0 +1,1 @@
+target_sources(nbody PRIVATE cmd_bench.cpp)

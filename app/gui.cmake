@@ -1,0 +1,1 @@
+# window, panel and headless renderer: owned by the visualizer work

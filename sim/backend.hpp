@@ -1,0 +1,98 @@
+#pragma once
+// The force backend interface. The CPU backends and the CUDA kernels implement it; the bench,
+// the tests and the app use nothing else. The kernel table is data: adding a kernel is one file
+// (its implementation and factory) plus one row in kernels.cpp.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/bodies.hpp"
+#include "sim/params.hpp"
+
+namespace nbody {
+
+/// One tunable of a kernel: the SimParams field it binds to and its valid range.
+/// A value is valid when min <= v <= max and (v - min) % step == 0.
+struct Tunable {
+  std::string key;          ///< e.g. "block_size"
+  std::string label;        ///< e.g. "block size"
+  int SimParams::*field;    ///< the field it edits
+  int min, max, step, def;  ///< range, step, default
+  std::string help;         ///< one line
+  bool valid(int v) const { return v >= min && v <= max && (v - min) % step == 0; }
+  /// "32, 64, ..., 1024"-style list or "1..64" range, for messages.
+  std::string allowed() const;
+};
+
+class ForceBackend;
+
+/// One row of the kernel table.
+struct KernelInfo {
+  std::string name;         ///< id used on the command line: "cpu-reference", "tiled", ...
+  std::string label;        ///< short human label
+  std::string description;  ///< one line
+  bool gpu = false;         ///< needs a CUDA device
+  bool supports_float = true;
+  bool supports_double = false;
+  double flops_per_interaction = 20;  ///< for GFLOP/s (20 float, 30 double by convention)
+  std::vector<Tunable> tunables;
+  /// Creates the backend; may throw nbody::Error (e.g. no CUDA device).
+  std::function<std::unique_ptr<ForceBackend>()> create;
+};
+
+/// Every kernel this build has, CPU ones first. GPU rows are present only in CUDA builds.
+const std::vector<KernelInfo>& kernel_table();
+/// The row named `name`; throws nbody::Error listing the known names when there is none.
+const KernelInfo& find_kernel(const std::string& name);
+/// Checks the kernel name, precision and every tunable of that kernel against the table;
+/// throws nbody::Error naming the parameter and the allowed values.
+void validate_kernel_params(const SimParams& p);
+/// Creates the backend named p.kernel after validate() and validate_kernel_params().
+std::unique_ptr<ForceBackend> make_backend(const SimParams& p);
+/// True when a CUDA device is usable in this process (false in builds without CUDA).
+bool cuda_available();
+/// One line about the GPU ("NVIDIA H200, 132 SMs, ...") or why there is none.
+std::string cuda_device_summary();
+
+/// A force backend owns a copy of the bodies (host or device, float or double), computes
+/// accelerations and advances them with leapfrog kick-drift-kick.
+class ForceBackend {
+ public:
+  virtual ~ForceBackend() = default;
+  ForceBackend() = default;
+  ForceBackend(const ForceBackend&) = delete;
+  ForceBackend& operator=(const ForceBackend&) = delete;
+
+  /// The table row of this backend.
+  virtual const KernelInfo& info() const = 0;
+  /// Number of bodies held.
+  virtual std::size_t size() const = 0;
+  /// Replaces the held bodies with positions, velocities and masses of `b`; invalidates the
+  /// cached accelerations.
+  virtual void set_bodies(const Bodies& b) = 0;
+  /// Writes the held positions and velocities into `b` (resized to size() when it differs;
+  /// masses and components are written too).
+  virtual void get_bodies(Bodies& b) const = 0;
+  /// Computes the accelerations of the current positions and returns them in double
+  /// (ax, ay, az resized to size()). For tests and the bench.
+  virtual void compute_accelerations(const SimParams& p, std::vector<double>& ax,
+                                     std::vector<double>& ay, std::vector<double>& az) = 0;
+  /// Advances `steps` leapfrog KDK steps of p.dt with no host round trip in between.
+  virtual void step(const SimParams& p, int steps) = 0;
+  /// Wall (CPU) or CUDA-event (GPU) milliseconds of the last step() call, per step.
+  virtual double last_step_ms() const = 0;
+};
+
+/// Norm-wise relative error ||a - ref|| / ||ref|| over the 3N components, and the largest
+/// per-body relative error |a_i - ref_i| / |ref_i| (bodies with |ref_i| = 0 compare absolutely).
+struct AccelError {
+  double normwise = 0, max = 0;
+};
+AccelError acceleration_error(const std::vector<double>& ax, const std::vector<double>& ay,
+                              const std::vector<double>& az, const std::vector<double>& rx,
+                              const std::vector<double>& ry, const std::vector<double>& rz);
+
+}  // namespace nbody

@@ -1,0 +1,57 @@
+#pragma once
+// Scenes: a set of bodies with its unit system and sensible defaults, made by a generator
+// (sim/scenes/) or loaded from a file (sim/io/).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/bodies.hpp"
+#include "sim/units.hpp"
+
+namespace nbody {
+
+struct Scene {
+  std::string name;         ///< id, e.g. "solar-system"
+  std::string description;  ///< one line
+  Bodies bodies;
+  UnitSystem units;           ///< units of bodies; units.G is the G to use
+  double dt = 1e-3;           ///< default time step in units.time
+  double softening = 0.0;     ///< default ε in units.length
+  double camera_distance = 10;  ///< default camera distance in units.length
+  bool trails = false;        ///< small scenes draw trails
+};
+
+/// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers
+/// (tilt angles, pericentre, mass ratio, eccentricity, ...). Unknown keys are an error.
+struct SceneParams {
+  std::size_t n = 0;       ///< 0: the scene's default N
+  std::uint64_t seed = 1;  ///< RNG seed
+  std::map<std::string, double> values;
+};
+
+/// One parameter of a scene, for the panel and --help.
+struct SceneParamInfo {
+  std::string key, label, help;
+  double min, max, def;
+};
+
+/// One row of the scene table.
+struct SceneInfo {
+  std::string name;         ///< "solar-system", "two-body", "plummer", "galaxy-collision", ...
+  std::string label;        ///< human label
+  std::string description;  ///< one line
+  bool has_n = false;       ///< N chosen by the user
+  std::size_t default_n = 0;
+  std::vector<SceneParamInfo> params;
+  std::function<Scene(const SceneParams&)> make;
+};
+
+/// Every scene generator.
+const std::vector<SceneInfo>& scene_table();
+/// Makes the scene `name` with `p`; throws nbody::Error naming the scene and bad parameter.
+Scene make_scene(const std::string& name, const SceneParams& p = {});
+
+}  // namespace nbody

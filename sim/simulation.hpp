@@ -1,0 +1,53 @@
+#pragma once
+// A running simulation: the scene's bodies and units, the current backend, the elapsed time and
+// the reference energy. Switching the backend carries positions and velocities over.
+
+#include <memory>
+#include <string>
+
+#include "sim/backend.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/scene.hpp"
+
+namespace nbody {
+
+class Simulation {
+ public:
+  /// Takes the scene and makes the backend named in `params` (throws nbody::Error).
+  Simulation(Scene scene, const SimParams& params);
+
+  /// Advances params.steps_per_frame steps (switching backend first when params.kernel or
+  /// params.precision differ from the current backend's).
+  void step(const SimParams& params);
+  /// Replaces the backend, carrying the current positions and velocities over.
+  void set_backend(const SimParams& params);
+  /// Restores the scene's initial bodies and time 0.
+  void reset();
+
+  /// Current bodies (downloaded from the backend when it holds newer ones).
+  const Bodies& bodies();
+  /// Diagnostics of the current state; energy drift is relative to the first call after
+  /// construction or reset().
+  Diagnostics diagnostics(const SimParams& params);
+  double initial_energy() const { return e0_; }
+
+  const Scene& scene() const { return scene_; }
+  ForceBackend& backend() { return *backend_; }
+  double time() const { return time_; }
+  long long steps_done() const { return steps_; }
+  std::size_t size() const { return scene_.bodies.size(); }
+
+ private:
+  Scene scene_;
+  Bodies current_;
+  bool current_stale_ = false;
+  std::unique_ptr<ForceBackend> backend_;
+  std::string backend_name_;
+  Precision backend_precision_ = Precision::Float;
+  double time_ = 0;
+  long long steps_ = 0;
+  double e0_ = 0;
+  bool have_e0_ = false;
+};
+
+}  // namespace nbody
