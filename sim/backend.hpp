@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/activity_map.hpp"
 #include "sim/bodies.hpp"
 #include "sim/params.hpp"
 
@@ -28,6 +29,13 @@ struct Tunable {
 };
 
 class ForceBackend;
+
+/// Device pointers that the last kernel of each step() call writes into (CUDA–GL interop: the
+/// mapped vertex buffer). Null members are skipped.
+struct DeviceOutput {
+  void* positions = nullptr;  ///< float4 per body: x, y, z, mass
+  void* speed = nullptr;      ///< float per body: |v| (the colour attribute)
+};
 
 /// One row of the kernel table.
 struct KernelInfo {
@@ -84,6 +92,15 @@ class ForceBackend {
   virtual void step(const SimParams& p, int steps) = 0;
   /// Wall (CPU) or CUDA-event (GPU) milliseconds of the last step() call, per step.
   virtual double last_step_ms() const = 0;
+
+  /// GPU backends: whether set_device_output() is honoured.
+  virtual bool supports_device_output() const { return false; }
+  /// GPU backends: from now on each step() ends by writing into `out` (pass {} to stop). The
+  /// pointers must stay valid (mapped) until the next call.
+  virtual void set_device_output(const DeviceOutput& out) {}
+  /// GPU backends: bins the held positions on the device; returns false when the backend
+  /// cannot (CPU backends: the caller uses compute_activity_map_cpu()).
+  virtual bool activity_map(const ActivityMapParams& p, ActivityMap& out) { return false; }
 };
 
 /// Norm-wise relative error ||a - ref|| / ||ref|| over the 3N components, and the largest
