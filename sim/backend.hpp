@@ -47,8 +47,9 @@ struct KernelInfo {
   bool supports_double = false;
   double flops_per_interaction = 20;  ///< for GFLOP/s (20 float, 30 double by convention)
   std::vector<Tunable> tunables;
-  /// Creates the backend; may throw nbody::Error (e.g. no CUDA device).
-  std::function<std::unique_ptr<ForceBackend>()> create;
+  /// Creates the backend for p.precision (already validated); may throw nbody::Error (e.g. no
+  /// CUDA device). The backend's info() returns this row: use find_kernel(name) inside.
+  std::function<std::unique_ptr<ForceBackend>(const SimParams&)> create;
 };
 
 /// Every kernel this build has, CPU ones first. GPU rows are present only in CUDA builds.
