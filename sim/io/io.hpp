@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/scene.hpp"
 
@@ -51,6 +52,51 @@ void save(const Scene& s, const std::string& path, Format f);
 
 /// Parses native CSV text from a stream; `source` names it in error messages.
 Scene read_csv(std::istream& in, const std::string& source);
+
+// lower-level readers and writers: `source` names the input in error messages; readers
+// validate everything, apply opt.target_units and never return partial data
+
+/// Parses native CSV text and applies `opt` (target units).
+Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& opt);
+/// Writes native CSV: the header comment with units, G, dt, ε, then one row per body.
+void write_csv(std::ostream& out, const Scene& s);
+/// Parses a native binary file held in memory.
+Scene read_binary(const void* data, std::size_t size, const std::string& source,
+                  const LoadOptions& opt = {});
+/// Writes the native little-endian binary format.
+void write_binary(std::ostream& out, const Scene& s);
+
+/// A Tipsy header as found in a file: byte order, header size and counts.
+struct TipsyHeader {
+  Format format = Format::TipsyXdr;  ///< TipsyXdr (big-endian), TipsyNative or TipsyNvidia
+  bool padded = true;                ///< 32-byte header (4-byte pad after nstar) or 28-byte
+  double time = 0;
+  std::size_t nbodies = 0, ndim = 3, nsph = 0, ndark = 0, nstar = 0;
+  std::size_t header_bytes() const { return padded ? 32 : 28; }
+};
+/// Finds the Tipsy layout of `size` bytes at `data`: byte order and padding are detected from
+/// ndim (1..3), the counts and the size; an explicit `f` (TipsyXdr, TipsyNative, TipsyNvidia)
+/// fixes the byte order. The NVIDIA variant is recognised when every dark/star `phi` holds a
+/// small non-negative integer id. Throws nbody::Error naming `source` and the problem.
+TipsyHeader read_tipsy_header(const void* data, std::size_t size, const std::string& source,
+                              std::optional<Format> f = {});
+/// Parses a Tipsy file held in memory (types chosen by opt.tipsy_gas/dark/star, units by
+/// opt.tipsy_units, default Hénon); `f` as for read_tipsy_header.
+Scene read_tipsy(const void* data, std::size_t size, const std::string& source,
+                 const LoadOptions& opt = {}, std::optional<Format> f = {});
+/// Writes Tipsy (gas, dark, star records; Gas -> gas, Dark -> dark, the rest -> star) in the
+/// byte order of `f`; `padded` selects the 32-byte header. Values are stored as float.
+void write_tipsy(std::ostream& out, const Scene& s, Format f, bool padded = true, double time = 0);
+/// Writes an AGORA directory (created if needed): disk.dat (Disk, Star, Planet), bulge.dat,
+/// halo.dat (Dark), gas.dat (Gas, u = 0), in kpc, km/s, 1e9 Msun; empty files are not written.
+void write_agora(const std::string& dir, const Scene& s);
+
+/// Sets the Tipsy and AGORA selections from names: disk, bulge, halo (= dark), gas, star
+/// (= Tipsy stars and AGORA disk + bulge), dark, all. Throws nbody::Error naming `what`.
+void select_components(LoadOptions& opt, const std::vector<std::string>& names,
+                       const std::string& what = "--components");
+/// Format implied by a file name's extension (.csv, .bin/.nbody, .tipsy/.std), if any.
+std::optional<Format> format_from_extension(const std::string& path);
 
 /// Summary of a file for `nbody info`.
 struct FileInfo {

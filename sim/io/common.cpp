@@ -1,0 +1,236 @@
+// Helpers shared by the formats: file access, number parsing, scene finishing and names.
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/error.hpp"
+#include "sim/io/detail.hpp"
+
+namespace nbody::io {
+
+namespace fs = std::filesystem;
+
+const char* format_name(Format f) {
+  switch (f) {
+    case Format::Csv:
+      return "csv";
+    case Format::Binary:
+      return "bin";
+    case Format::TipsyXdr:
+      return "tipsy-xdr";
+    case Format::TipsyNative:
+      return "tipsy-native";
+    case Format::TipsyNvidia:
+      return "tipsy-nvidia";
+    case Format::Agora:
+      return "agora";
+  }
+  return "?";
+}
+
+Format parse_format(const std::string& s, const std::string& what) {
+  std::string l = s;
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (l == "csv") return Format::Csv;
+  if (l == "bin" || l == "binary" || l == "nbody") return Format::Binary;
+  if (l == "tipsy" || l == "tipsy-xdr" || l == "xdr" || l == "std") return Format::TipsyXdr;
+  if (l == "tipsy-native" || l == "tipsy-le") return Format::TipsyNative;
+  if (l == "tipsy-nvidia" || l == "nvidia") return Format::TipsyNvidia;
+  if (l == "agora") return Format::Agora;
+  fail(what, ": unknown format '", s,
+       "' (expected csv, bin, tipsy, tipsy-xdr, tipsy-native, tipsy-nvidia or agora)");
+}
+
+std::optional<Format> format_from_extension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".csv") return Format::Csv;
+  if (ext == ".bin" || ext == ".nbody") return Format::Binary;
+  if (ext == ".tipsy" || ext == ".std") return Format::TipsyXdr;
+  return std::nullopt;
+}
+
+void select_components(LoadOptions& opt, const std::vector<std::string>& names,
+                       const std::string& what) {
+  opt.tipsy_gas = opt.tipsy_dark = opt.tipsy_star = false;
+  opt.agora_disk = opt.agora_bulge = opt.agora_halo = opt.agora_gas = false;
+  if (names.empty()) fail(what, ": no component given");
+  for (const std::string& raw : names) {
+    std::string n = raw;
+    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (n == "disk") {
+      opt.agora_disk = true;
+    } else if (n == "bulge") {
+      opt.agora_bulge = true;
+    } else if (n == "halo" || n == "dark") {
+      opt.agora_halo = opt.tipsy_dark = true;
+    } else if (n == "gas") {
+      opt.agora_gas = opt.tipsy_gas = true;
+    } else if (n == "star" || n == "stars") {
+      opt.tipsy_star = opt.agora_disk = opt.agora_bulge = true;
+    } else if (n == "all") {
+      opt.tipsy_gas = opt.tipsy_dark = opt.tipsy_star = true;
+      opt.agora_disk = opt.agora_bulge = opt.agora_halo = opt.agora_gas = true;
+    } else {
+      fail(what, ": unknown component '", raw,
+           "' (expected disk, bulge, halo, dark, gas, star or all)");
+    }
+  }
+}
+
+namespace detail {
+
+void require_exists(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) fail(path, ": no such file or directory");
+}
+
+std::size_t file_size(const std::string& path) {
+  require_exists(path);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) fail(path, ": not a regular file");
+  auto n = fs::file_size(path, ec);
+  if (ec) fail(path, ": cannot read size (", ec.message(), ")");
+  return static_cast<std::size_t>(n);
+}
+
+std::vector<char> read_file(const std::string& path) {
+  std::size_t n = file_size(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, ": cannot open for reading");
+  std::vector<char> buf(n);
+  if (n > 0 && !in.read(buf.data(), static_cast<std::streamsize>(n))) {
+    fail(path, ": read error (file shorter than its size?)");
+  }
+  return buf;
+}
+
+bool parse_component(std::string_view s, Component& c) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  if (s.empty()) return false;
+  if (s.size() == 1 && s[0] >= '0' && s[0] < '0' + kComponentCount) {
+    c = static_cast<Component>(s[0] - '0');
+    return true;
+  }
+  for (int i = 0; i < kComponentCount; ++i) {
+    std::string_view n = component_name(static_cast<Component>(i));
+    if (n.size() != s.size()) continue;
+    bool eq = true;
+    for (std::size_t k = 0; k < n.size(); ++k) {
+      if (std::tolower(static_cast<unsigned char>(n[k])) !=
+          std::tolower(static_cast<unsigned char>(s[k]))) {
+        eq = false;
+        break;
+      }
+    }
+    if (eq) {
+      c = static_cast<Component>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string format_double(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+bool parse_double(std::string_view s, double& v) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+static bool same_units(const UnitSystem& a, const UnitSystem& b) {
+  return a.name == b.name && a.length_m == b.length_m && a.mass_kg == b.mass_kg &&
+         a.time_s == b.time_s && a.G == b.G;
+}
+
+void finish_scene(Scene& s, const std::string& source, const LoadOptions& opt) {
+  s.bodies.validate(source);
+  if (opt.target_units && !same_units(s.units, *opt.target_units)) {
+    units::Conversion c;
+    try {
+      c = units::conversion(s.units, *opt.target_units);
+    } catch (const Error& e) {
+      fail(source, ": cannot convert from units '", s.units.name, "' to '", opt.target_units->name,
+           "': ", e.what());
+    }
+    Bodies& b = s.bodies;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      b.x[i] *= c.length, b.y[i] *= c.length, b.z[i] *= c.length;
+      b.vx[i] *= c.velocity, b.vy[i] *= c.velocity, b.vz[i] *= c.velocity;
+      b.m[i] *= c.mass;
+    }
+    s.dt *= c.time;
+    s.softening *= c.length;
+    s.camera_distance *= c.length;
+    s.units = *opt.target_units;
+    b.validate(source);
+  }
+}
+
+void guess_defaults(Scene& s, bool set_dt, bool set_softening, bool set_camera) {
+  const Bodies& b = s.bodies;
+  const std::size_t n = b.size();
+  if (n == 0) return;
+  // centre of mass and distances from it
+  double mt = 0, cx = 0, cy = 0, cz = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mt += b.m[i], cx += b.m[i] * b.x[i], cy += b.m[i] * b.y[i], cz += b.m[i] * b.z[i];
+  }
+  if (mt > 0) cx /= mt, cy /= mt, cz /= mt;
+  std::vector<double> r(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    r[i] = std::hypot(b.x[i] - cx, b.y[i] - cy, b.z[i] - cz);
+  }
+  auto quantile = [&](double q) {
+    std::size_t k = std::min(n - 1, static_cast<std::size_t>(q * double(n - 1)));
+    std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(k), r.end());
+    return r[k];
+  };
+  double r90 = quantile(0.9), rh = quantile(0.5);
+  if (!(r90 > 0)) r90 = 1;
+  if (!(rh > 0)) rh = r90;
+  if (set_camera) s.camera_distance = 3 * r90;
+  // small systems: no softening, dt from the tightest pair's orbital period
+  if (n <= 64) {
+    double tmin = 0;
+    const double G = s.units.G > 0 ? s.units.G : 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j) {
+        double d = std::hypot(b.x[i] - b.x[j], b.y[i] - b.y[j], b.z[i] - b.z[j]);
+        double mm = b.m[i] + b.m[j];
+        if (!(d > 0) || !(mm > 0)) continue;
+        double t = 2 * M_PI * std::sqrt(d * d * d / (G * mm));
+        if (tmin == 0 || t < tmin) tmin = t;
+      }
+    }
+    if (set_softening) s.softening = 0;
+    if (set_dt && tmin > 0) s.dt = tmin / 200;
+    return;
+  }
+  // larger systems: ε from the interparticle spacing, dt from the half-mass dynamical time
+  if (set_softening) s.softening = 0.5 * rh / std::cbrt(double(n));
+  if (set_dt) {
+    double gm = (s.units.G > 0 ? s.units.G : 1) * (mt > 0 ? mt : 1);
+    s.dt = std::sqrt(rh * rh * rh / gm) / 100;
+  }
+}
+
+}  // namespace detail
+}  // namespace nbody::io
