@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/launch.hpp"
+
 namespace nbody::app {
 
 /// `nbody info FILE` and `nbody convert IN OUT`.
@@ -12,9 +14,12 @@ void register_file_commands(CLI::App& app);
 void register_simulate_command(CLI::App& app);
 /// `nbody bench`: kernel comparison and accuracy check.
 void register_bench_command(CLI::App& app);
-/// GUI (default action) and `nbody render` (headless frames); only in GUI builds.
+/// `nbody render` (headless frames) and other GL subcommands; only in GUI builds
+/// (app/gui.cmake defines NBODY_WITH_GUI=1 on the nbody target).
 void register_gui_commands(CLI::App& app);
-/// What `nbody` with no subcommand does.
-int run_default(int argc, char** argv);
+/// The window: what `nbody` with no subcommand does in GUI builds; returns the exit code.
+int run_gui(const LaunchOptions& launch);
+/// `nbody` with no subcommand in builds without GUI: a short headless run printing diagnostics.
+int run_headless_default(const LaunchOptions& launch);
 
 }  // namespace nbody::app

@@ -10,7 +10,14 @@
 namespace nbody {
 
 /// What a body is; the renderer colours by it and the loaders select by it.
-enum class Component : std::uint8_t { Star = 0, Disk = 1, Bulge = 2, Dark = 3, Gas = 4, Planet = 5 };
+enum class Component : std::uint8_t {
+  Star = 0,
+  Disk = 1,
+  Bulge = 2,
+  Dark = 3,
+  Gas = 4,
+  Planet = 5
+};
 inline constexpr int kComponentCount = 6;
 const char* component_name(Component c);
 

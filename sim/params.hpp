@@ -13,9 +13,9 @@ const char* precision_name(Precision p);
 Precision parse_precision(const std::string& s, const std::string& what = "precision");
 
 struct SimParams {
-  double dt = 1e-3;         ///< time step, in the scene's time unit (> 0)
-  double softening = 0.05;  ///< Plummer softening length ε (>= 0); ε² is added to r²
-  double G = 1.0;           ///< gravitational constant in the scene's units (> 0)
+  double dt = 1e-3;                   ///< time step, in the scene's time unit (> 0)
+  double softening = 0.05;            ///< Plummer softening length ε (>= 0); ε² is added to r²
+  double G = 1.0;                     ///< gravitational constant in the scene's units (> 0)
   std::string kernel = "cpu-openmp";  ///< name from the kernel table
   Precision precision = Precision::Float;
   int steps_per_frame = 1;  ///< leapfrog steps per rendered frame (>= 1)

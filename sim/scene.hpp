@@ -17,11 +17,11 @@ struct Scene {
   std::string name;         ///< id, e.g. "solar-system"
   std::string description;  ///< one line
   Bodies bodies;
-  UnitSystem units;           ///< units of bodies; units.G is the G to use
-  double dt = 1e-3;           ///< default time step in units.time
-  double softening = 0.0;     ///< default ε in units.length
+  UnitSystem units;             ///< units of bodies; units.G is the G to use
+  double dt = 1e-3;             ///< default time step in units.time
+  double softening = 0.0;       ///< default ε in units.length
   double camera_distance = 10;  ///< default camera distance in units.length
-  bool trails = false;        ///< small scenes draw trails
+  bool trails = false;          ///< small scenes draw trails
 };
 
 /// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers

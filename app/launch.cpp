@@ -1,0 +1,147 @@
+#include "app/launch.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "sim/backend.hpp"
+#include "sim/error.hpp"
+
+namespace nbody::app {
+
+void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
+  // scene
+  cmd.add_option("--scene", o.scene, "preset scene (see `nbody simulate --list-scenes`)")
+      ->capture_default_str()
+      ->group("Scene");
+  cmd.add_option("--load", o.load, "load bodies from a file or an AGORA directory")->group("Scene");
+  cmd.add_option("-n,--bodies", o.n, "number of bodies for generated scenes (0: default)")
+      ->group("Scene");
+  cmd.add_option("--seed", o.seed, "random seed of generated scenes")
+      ->capture_default_str()
+      ->group("Scene");
+  cmd.add_option("--param", o.scene_values, "scene parameter KEY=VALUE (repeatable)")
+      ->group("Scene");
+  cmd.add_option("--tipsy-units", o.tipsy_units,
+                 "units of a Tipsy file: henon, galactic, agora, solar")
+      ->capture_default_str()
+      ->group("Scene");
+  cmd.add_option("--components", o.components,
+                 "components to load: disk,bulge,halo,gas (AGORA) or star,dark,gas (Tipsy)")
+      ->delimiter(',')
+      ->group("Scene");
+  // physics and kernel
+  cmd.add_option("--kernel", o.kernel, "force kernel (default: the fastest available)")
+      ->group("Physics");
+  cmd.add_option("--precision", o.precision, "float or double")
+      ->capture_default_str()
+      ->group("Physics");
+  cmd.add_option("--dt", o.dt, "time step in the scene's time unit (default: the scene's)")
+      ->group("Physics");
+  cmd.add_option("--softening,--eps", o.softening, "softening length (default: the scene's)")
+      ->group("Physics");
+  cmd.add_option("--G", o.G, "gravitational constant (default: the scene's units)")
+      ->group("Physics");
+  cmd.add_option("--block-size", o.block_size, "GPU threads per block (0: kernel default)")
+      ->group("Physics");
+  cmd.add_option("--block-y", o.block_y, "tiled2d: block rows (0: kernel default)")
+      ->group("Physics");
+  cmd.add_option("--luf", o.luf, "tiled2d: bodies-per-partial-sum factor (0: kernel default)")
+      ->group("Physics");
+  cmd.add_option("--threads", o.threads, "CPU threads (0: all)")->group("Physics");
+  cmd.add_option("--steps-per-frame", o.steps_per_frame, "leapfrog steps per frame")
+      ->capture_default_str()
+      ->group("Physics");
+}
+
+io::LoadOptions load_options(const LaunchOptions& o) {
+  io::LoadOptions lo;
+  lo.tipsy_units = units::by_name(o.tipsy_units, "--tipsy-units");
+  if (!o.components.empty()) {
+    lo.tipsy_gas = lo.tipsy_dark = lo.tipsy_star = false;
+    lo.agora_disk = lo.agora_bulge = lo.agora_halo = lo.agora_gas = false;
+    for (const std::string& c : o.components) {
+      if (c == "disk")
+        lo.agora_disk = true;
+      else if (c == "bulge")
+        lo.agora_bulge = true;
+      else if (c == "halo")
+        lo.agora_halo = true;
+      else if (c == "gas")
+        lo.agora_gas = lo.tipsy_gas = true;
+      else if (c == "star")
+        lo.tipsy_star = true;
+      else if (c == "dark")
+        lo.tipsy_dark = true;
+      else
+        fail("--components: unknown component '", c,
+             "' (allowed: disk, bulge, halo, gas for AGORA; star, dark, gas for Tipsy)");
+    }
+  }
+  return lo;
+}
+
+std::string default_kernel() {
+  if (cuda_available()) {
+    for (const char* name : {"tiled2d", "tiled", "naive"})
+      for (const KernelInfo& k : kernel_table())
+        if (k.name == name) return k.name;
+  }
+  return "cpu-openmp";
+}
+
+namespace {
+// "key=value" list into the scene's named values
+std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
+  std::map<std::string, double> out;
+  for (const std::string& s : kv) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) fail("--param: expected KEY=VALUE, got '", s, "'");
+    const std::string key = s.substr(0, eq), val = s.substr(eq + 1);
+    char* end = nullptr;
+    const double v = std::strtod(val.c_str(), &end);
+    if (val.empty() || *end != '\0') fail("--param ", key, ": '", val, "' is not a number");
+    out[key] = v;
+  }
+  return out;
+}
+}  // namespace
+
+Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_t cpu_default_n) {
+  Launch l;
+  // the kernel first: the default N depends on whether it runs on a GPU
+  SimParams& p = l.params;
+  p.kernel = o.kernel.empty() ? default_kernel() : o.kernel;
+  const KernelInfo& k = find_kernel(p.kernel);
+  p.precision = parse_precision(o.precision, "--precision");
+  if (!k.supports_float) p.precision = Precision::Double;
+  for (const Tunable& t : k.tunables)
+    p.*(t.field) = t.def;
+  if (o.block_size) p.block_size = o.block_size;
+  if (o.block_y) p.block_y = o.block_y;
+  if (o.luf) p.luf = o.luf;
+  if (o.threads >= 0) p.threads = o.threads;
+  p.steps_per_frame = o.steps_per_frame;
+
+  if (!o.load.empty()) {
+    if (o.n) fail("-n/--bodies applies to generated scenes, not to --load ", o.load);
+    l.scene = io::load(o.load, load_options(o));
+  } else {
+    SceneParams sp;
+    sp.seed = o.seed;
+    sp.values = parse_values(o.scene_values);
+    sp.n = o.n;
+    if (sp.n == 0) {
+      for (const SceneInfo& s : scene_table())
+        if (s.name == o.scene && s.has_n) sp.n = (k.gpu ? gpu_default_n : cpu_default_n);
+    }
+    l.scene = make_scene(o.scene, sp);
+  }
+  p.dt = o.dt.value_or(l.scene.dt);
+  p.softening = o.softening.value_or(l.scene.softening);
+  p.G = o.G.value_or(l.scene.units.G);
+  validate(p);
+  validate_kernel_params(p);
+  return l;
+}
+
+}  // namespace nbody::app

@@ -1,0 +1,18 @@
+#pragma once
+// Factories of the CPU backends (rows of the kernel table in kernels.cpp).
+
+#include <memory>
+
+#include "sim/backend.hpp"
+
+namespace nbody {
+
+/// Direct sum in double precision on one thread: the oracle every other kernel is checked against.
+std::unique_ptr<ForceBackend> make_cpu_reference(const KernelInfo& info);
+/// Direct sum over OpenMP threads (seed 001), each thread owning a range of target bodies.
+std::unique_ptr<ForceBackend> make_cpu_openmp(const KernelInfo& info, Precision p);
+/// Newton's third law: each pair once, rows paired for balance, per-thread buffers (seed 000
+/// §5.2.2).
+std::unique_ptr<ForceBackend> make_cpu_symmetric(const KernelInfo& info, Precision p);
+
+}  // namespace nbody

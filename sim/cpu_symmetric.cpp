@@ -1,0 +1,90 @@
+// cpu-symmetric: Newton's third law, each pair computed once (seed 000 §5.2.2 "edge sharing").
+// Row i holds the pairs (i, j > i), so early rows are long and late rows short; rows i and
+// N-1-i are handed to the same thread so every thread gets the same number of pairs. Each
+// thread accumulates into its own buffers, merged at the end (no locks, no atomics).
+#include <cmath>
+
+#include <omp.h>
+
+#include "sim/cpu_backend.hpp"
+#include "sim/cpu_backends.hpp"
+
+namespace nbody {
+namespace {
+
+template <typename T>
+class CpuSymmetric final : public HostBackend<T> {
+ public:
+  using HostBackend<T>::HostBackend;
+
+ protected:
+  void forces(T G, T eps2, int threads) override {
+    const long n = static_cast<long>(this->size());
+    const T* x = this->x_.data();
+    const T* y = this->y_.data();
+    const T* z = this->z_.data();
+    const T* m = this->m_.data();
+    buf_.assign(static_cast<std::size_t>(threads) * 3 * n, T(0));
+    const long pairs_of_rows = (n + 1) / 2;
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      T* bx = buf_.data() + static_cast<std::size_t>(t) * 3 * n;
+      T* by = bx + n;
+      T* bz = by + n;
+      // one (long row, short row) couple at a time: balanced static split
+#pragma omp for schedule(static)
+      for (long k = 0; k < pairs_of_rows; ++k) {
+        for (int which = 0; which < 2; ++which) {
+          const long i = which == 0 ? k : n - 1 - k;
+          if (which == 1 && i == k) break;  // odd n: the middle row once
+          const T xi = x[i], yi = y[i], zi = z[i], mi = m[i];
+          T ax = 0, ay = 0, az = 0;
+          for (long j = i + 1; j < n; ++j) {
+            const T dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
+            const T r2 = dx * dx + dy * dy + dz * dz + eps2;
+            const T inv = r2 > T(0) ? T(1) / std::sqrt(r2) : T(0);
+            const T s = inv * inv * inv;
+            // equal and opposite: i gains m_j s d, j loses m_i s d
+            const T sj = m[j] * s, si = mi * s;
+            ax += dx * sj;
+            ay += dy * sj;
+            az += dz * sj;
+            bx[j] -= dx * si;
+            by[j] -= dy * si;
+            bz[j] -= dz * si;
+          }
+          bx[i] += ax;
+          by[i] += ay;
+          bz[i] += az;
+        }
+      }
+      // merge the per-thread buffers
+#pragma omp for schedule(static)
+      for (long i = 0; i < n; ++i) {
+        T sx = 0, sy = 0, sz = 0;
+        for (int u = 0; u < threads; ++u) {
+          const T* ux = buf_.data() + static_cast<std::size_t>(u) * 3 * n;
+          sx += ux[i];
+          sy += ux[n + i];
+          sz += ux[2 * n + i];
+        }
+        this->ax_[i] = G * sx;
+        this->ay_[i] = G * sy;
+        this->az_[i] = G * sz;
+      }
+    }
+  }
+
+ private:
+  std::vector<T> buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<ForceBackend> make_cpu_symmetric(const KernelInfo& info, Precision p) {
+  if (p == Precision::Double) return std::make_unique<CpuSymmetric<double>>(info);
+  return std::make_unique<CpuSymmetric<float>>(info);
+}
+
+}  // namespace nbody

@@ -1,0 +1,61 @@
+#include "sim/diagnostics.hpp"
+
+#include <cmath>
+
+namespace nbody {
+
+Diagnostics compute_diagnostics(const Bodies& b, double G, double softening) {
+  Diagnostics d;
+  const long n = static_cast<long>(b.size());
+  const double eps2 = softening * softening;
+  // kinetic energy, momenta, centre of mass: one pass
+  for (long i = 0; i < n; ++i) {
+    const double m = b.m[i];
+    const double v2 = b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i];
+    if (!std::isfinite(v2) || !std::isfinite(b.x[i] + b.y[i] + b.z[i])) d.finite = false;
+    d.kinetic += 0.5 * m * v2;
+    d.mass += m;
+    d.momentum[0] += m * b.vx[i];
+    d.momentum[1] += m * b.vy[i];
+    d.momentum[2] += m * b.vz[i];
+    d.angular_momentum[0] += m * (b.y[i] * b.vz[i] - b.z[i] * b.vy[i]);
+    d.angular_momentum[1] += m * (b.z[i] * b.vx[i] - b.x[i] * b.vz[i]);
+    d.angular_momentum[2] += m * (b.x[i] * b.vy[i] - b.y[i] * b.vx[i]);
+    d.centre_of_mass[0] += m * b.x[i];
+    d.centre_of_mass[1] += m * b.y[i];
+    d.centre_of_mass[2] += m * b.z[i];
+  }
+  if (d.mass > 0)
+    for (int k = 0; k < 3; ++k) {
+      d.centre_of_mass[k] /= d.mass;
+      d.com_velocity[k] = d.momentum[k] / d.mass;
+    }
+  // potential energy with the force's softened kernel, each pair once (rows paired for balance)
+  double w = 0;
+  const long half = (n + 1) / 2;
+#pragma omp parallel for schedule(static) reduction(+ : w)
+  for (long k = 0; k < half; ++k) {
+    for (int which = 0; which < 2; ++which) {
+      const long i = which == 0 ? k : n - 1 - k;
+      if (which == 1 && i == k) break;
+      double row = 0;
+      for (long j = i + 1; j < n; ++j) {
+        const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
+        const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+        if (r2 > 0) row += b.m[j] / std::sqrt(r2);
+      }
+      w -= b.m[i] * row;
+    }
+  }
+  d.potential = G * w;
+  d.total = d.kinetic + d.potential;
+  d.virial_ratio = d.potential != 0 ? 2 * d.kinetic / std::fabs(d.potential) : 0;
+  if (!std::isfinite(d.total)) d.finite = false;
+  return d;
+}
+
+double relative_energy_drift(double e0, double e) {
+  return e0 != 0 ? (e - e0) / std::fabs(e0) : e - e0;
+}
+
+}  // namespace nbody

@@ -1,0 +1,28 @@
+#include "sim/params.hpp"
+
+#include <cmath>
+
+#include "sim/error.hpp"
+
+namespace nbody {
+
+const char* precision_name(Precision p) {
+  return p == Precision::Double ? "double" : "float";
+}
+
+Precision parse_precision(const std::string& s, const std::string& what) {
+  if (s == "float" || s == "single" || s == "fp32") return Precision::Float;
+  if (s == "double" || s == "fp64") return Precision::Double;
+  fail(what, ": unknown precision '", s, "' (allowed: float, double)");
+}
+
+void validate(const SimParams& p) {
+  if (!std::isfinite(p.dt) || !(p.dt > 0)) fail("dt must be > 0 (got ", p.dt, ")");
+  if (!std::isfinite(p.softening) || p.softening < 0)
+    fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
+  if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
+  if (p.steps_per_frame < 1) fail("steps per frame must be >= 1 (got ", p.steps_per_frame, ")");
+  if (p.threads < 0) fail("threads must be >= 0, 0 meaning all (got ", p.threads, ")");
+}
+
+}  // namespace nbody
