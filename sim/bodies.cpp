@@ -44,7 +44,8 @@ void Bodies::resize(std::size_t n) {
 void Bodies::add(double px, double py, double pz, double pvx, double pvy, double pvz, double mass,
                  Component c, std::string label) {
   // names are kept only once some body has one
-  if (!label.empty() && name.empty()) name.resize(size());
+  const bool named = !label.empty() || !name.empty();
+  if (named) name.resize(size());
   x.push_back(px);
   y.push_back(py);
   z.push_back(pz);
@@ -53,7 +54,7 @@ void Bodies::add(double px, double py, double pz, double pvx, double pvy, double
   vz.push_back(pvz);
   m.push_back(mass);
   component.push_back(c);
-  if (!name.empty()) name.push_back(std::move(label));
+  if (named) name.push_back(std::move(label));
 }
 
 void Bodies::append(const Bodies& o) {

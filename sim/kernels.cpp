@@ -147,7 +147,8 @@ AccelError acceleration_error(const std::vector<double>& ax, const std::vector<d
     num += d2;
     den += r2;
     const double rel = r2 > 0 ? std::sqrt(d2 / r2) : std::sqrt(d2);
-    if (!(rel <= e.max)) e.max = rel;  // NaN propagates
+    if (std::isnan(rel) || std::isnan(e.max) || rel > e.max)
+      e.max = std::isnan(e.max) ? e.max : rel;  // a NaN stays
   }
   e.normwise = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
   return e;

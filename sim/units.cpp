@@ -101,7 +101,7 @@ std::string format_time(double t, const UnitSystem& u) {
   const double a = std::fabs(s);
   if (a < 2 * kDay)
     std::snprintf(buf, sizeof buf, "%.4g h", s / 3600.0);
-  else if (a < 3 * kYear)
+  else if (a < 1000 * kDay)
     std::snprintf(buf, sizeof buf, "%.5g days", s / kDay);
   else if (a < 1e5 * kYear)
     std::snprintf(buf, sizeof buf, "%.5g yr", s / kYear);

@@ -1,0 +1,58 @@
+#include "sim/units.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "sim/error.hpp"
+
+using namespace nbody;
+
+TEST(Units, SolarGIsGaussianConstantSquared) {
+  const UnitSystem u = units::solar();
+  EXPECT_DOUBLE_EQ(u.G, 0.01720209895 * 0.01720209895);
+  // G from the SI scales agrees with the stated G
+  const double g_si = 6.67430e-11 * u.mass_kg * u.time_s * u.time_s / std::pow(u.length_m, 3);
+  EXPECT_NEAR(g_si / u.G, 1.0, 1e-9);
+}
+
+TEST(Units, GalacticAndAgoraG) {
+  // G = 4.30091e-6 kpc (km/s)^2 / Msun
+  EXPECT_NEAR(units::galactic().G / 4.30091e4, 1.0, 1e-4);
+  EXPECT_NEAR(units::agora().G / 4.30091e3, 1.0, 1e-4);
+  EXPECT_NEAR(units::galactic().time_s / 3.0857e16, 1.0, 1e-4);
+}
+
+TEST(Units, ConversionAgoraToGalactic) {
+  const auto c = units::conversion(units::agora(), units::galactic());
+  EXPECT_DOUBLE_EQ(c.length, 1.0);
+  EXPECT_NEAR(c.mass, 0.1, 1e-15);
+  EXPECT_NEAR(c.velocity, 1.0, 1e-15);
+  // G scales as L^3 / (M T^2): converted G agrees
+  const double g = units::agora().G * c.length * c.length * c.length / (c.mass * c.time * c.time);
+  EXPECT_NEAR(g / units::galactic().G, 1.0, 1e-12);
+}
+
+TEST(Units, HenonCannotConvertToPhysical) {
+  EXPECT_THROW(units::conversion(units::henon(), units::solar()), Error);
+  EXPECT_NO_THROW(units::conversion(units::henon(), units::henon()));
+}
+
+TEST(Units, ByNameRejectsUnknownAndNamesTheOption) {
+  EXPECT_EQ(units::by_name("agora").name, "agora");
+  try {
+    units::by_name("parsec", "--tipsy-units");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--tipsy-units"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("parsec"), std::string::npos);
+  }
+}
+
+TEST(Units, FormatTime) {
+  EXPECT_EQ(units::format_time(365.25, units::solar()), "365.25 days");
+  EXPECT_EQ(units::format_time(3652.5, units::solar()), "10 yr");
+  EXPECT_EQ(units::format_time(10, units::solar()), "10 days");
+  EXPECT_NE(units::format_time(1.0, units::galactic()).find("Myr"), std::string::npos);
+  EXPECT_NE(units::format_time(2.5, units::henon()).find("2.5"), std::string::npos);
+}
