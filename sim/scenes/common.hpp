@@ -1,0 +1,100 @@
+#pragma once
+// Internals shared by the scene generators: a portable seeded RNG, parameter lookup and small
+// vector helpers. Not part of the public interface (see sim/scene.hpp).
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/scene.hpp"
+
+namespace nbody::scenes {
+
+inline constexpr double kPi = 3.14159265358979323846;
+inline constexpr double kDeg = kPi / 180.0;
+
+/// Portable random numbers: std::mt19937_64 (its output is fixed by the standard) with the
+/// distributions written out here, so a seed gives the same bodies on every platform.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : engine_(seed) {}
+  /// Uniform in [0, 1) with 53 random bits.
+  double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+  /// Uniform in (0, 1), never 0 (safe for logarithms).
+  double open_uniform() {
+    double u;
+    do {
+      u = uniform();
+    } while (u == 0.0);
+    return u;
+  }
+  /// Uniform in [a, b).
+  double uniform(double a, double b) { return a + (b - a) * uniform(); }
+  /// Standard normal by Box-Muller (both values used).
+  double normal();
+  /// A random unit vector, uniform on the sphere.
+  std::array<double, 3> unit_vector();
+
+ private:
+  std::mt19937_64 engine_;
+  bool have_spare_ = false;
+  double spare_ = 0;
+};
+
+/// Validated parameter values of one make() call: every key of `p.values` must be a row of
+/// `info.params` and lie in its range; get() returns the value or the row's default.
+class Params {
+ public:
+  /// Checks `p` against `info` (keys, ranges, N); throws nbody::Error naming the scene.
+  Params(const SceneInfo& info, const SceneParams& p);
+  double get(const std::string& key) const;
+  /// N to generate (the scene's default when p.n is 0).
+  std::size_t n() const { return n_; }
+  std::uint64_t seed() const { return seed_; }
+  const std::string& scene() const { return scene_; }
+
+ private:
+  const SceneInfo& info_;
+  const SceneParams& p_;
+  std::string scene_;
+  std::size_t n_ = 0;
+  std::uint64_t seed_ = 1;
+};
+
+using Vec3 = std::array<double, 3>;
+
+/// Rotates `v` about the x axis by `a` radians.
+inline Vec3 rotate_x(const Vec3& v, double a) {
+  const double c = std::cos(a), s = std::sin(a);
+  return {v[0], c * v[1] - s * v[2], s * v[1] + c * v[2]};
+}
+/// Rotates `v` about the z axis by `a` radians.
+inline Vec3 rotate_z(const Vec3& v, double a) {
+  const double c = std::cos(a), s = std::sin(a);
+  return {c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]};
+}
+
+/// Relative position and velocity of a Kepler orbit at true anomaly `nu`, pericentre on +x,
+/// orbit in the xy plane, counter-clockwise; `mu` = G (m1 + m2), `rp` pericentre, `e` >= 0.
+void kepler_state(double mu, double rp, double e, double nu, Vec3& r, Vec3& v);
+
+/// Centre-of-mass frame and a check that the result is valid (names the scene).
+void finish(Scene& s);
+
+// generators, one per scene (each file registers nothing; scene_table.cpp lists them)
+Scene make_solar_system(const Params& p);
+Scene make_sun_earth_moon(const Params& p);
+Scene make_two_body(const Params& p);
+Scene make_binary_star(const Params& p);
+Scene make_plummer(const Params& p);
+Scene make_cold_collapse(const Params& p);
+Scene make_disk_galaxy(const Params& p);
+Scene make_galaxy_collision(const Params& p);
+
+/// The solar-system CSV of assets/, embedded at build time (generated solar_system_data.cpp).
+extern const char* const kSolarSystemCsv;
+
+}  // namespace nbody::scenes

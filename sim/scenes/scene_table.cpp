@@ -1,0 +1,194 @@
+// The scene table, parameter validation and the shared helpers of the generators.
+
+#include <cmath>
+#include <sstream>
+
+#include "sim/error.hpp"
+#include "sim/scenes/common.hpp"
+
+namespace nbody {
+namespace scenes {
+
+double Rng::normal() {
+  if (have_spare_) {
+    have_spare_ = false;
+    return spare_;
+  }
+  // box-muller: two uniforms give two independent normals
+  const double u1 = open_uniform(), u2 = uniform();
+  const double r = std::sqrt(-2.0 * std::log(u1));
+  spare_ = r * std::sin(2.0 * kPi * u2);
+  have_spare_ = true;
+  return r * std::cos(2.0 * kPi * u2);
+}
+
+std::array<double, 3> Rng::unit_vector() {
+  const double z = uniform(-1.0, 1.0), phi = uniform(0.0, 2.0 * kPi);
+  const double s = std::sqrt(std::max(0.0, 1.0 - z * z));
+  return {s * std::cos(phi), s * std::sin(phi), z};
+}
+
+Params::Params(const SceneInfo& info, const SceneParams& p)
+    : info_(info), p_(p), scene_(info.name), seed_(p.seed) {
+  // every key must be known and in range
+  for (const auto& [key, value] : p.values) {
+    const SceneParamInfo* row = nullptr;
+    for (const auto& r : info.params)
+      if (r.key == key) row = &r;
+    if (!row) {
+      std::ostringstream known;
+      for (std::size_t i = 0; i < info.params.size(); ++i)
+        known << (i ? ", " : "") << info.params[i].key;
+      fail("scene '", info.name, "': unknown parameter '", key,
+           "' (known: ", info.params.empty() ? std::string("none") : known.str(), ")");
+    }
+    if (!std::isfinite(value) || value < row->min || value > row->max)
+      fail("scene '", info.name, "': parameter '", key, "' must be in [", row->min, ", ", row->max,
+           "] (got ", value, ")");
+  }
+  // n applies to scenes with a user-chosen N; fixed scenes ignore it
+  n_ = info.has_n ? (p.n == 0 ? info.default_n : p.n) : 0;
+  if (info.has_n && p.n != 0 && (p.n < 2 || p.n > (std::size_t{1} << 26)))
+    fail("scene '", info.name, "': parameter 'n' must be in [2, ", std::size_t{1} << 26, "] (got ",
+         p.n, ")");
+}
+
+double Params::get(const std::string& key) const {
+  if (auto it = p_.values.find(key); it != p_.values.end()) return it->second;
+  for (const auto& r : info_.params)
+    if (r.key == key) return r.def;
+  fail("scene '", scene_, "': internal error, no parameter '", key, "'");
+}
+
+void kepler_state(double mu, double rp, double e, double nu, Vec3& r, Vec3& v) {
+  // conic with semi-latus rectum p = rp (1 + e)
+  const double p = rp * (1.0 + e);
+  const double rad = p / (1.0 + e * std::cos(nu));
+  r = {rad * std::cos(nu), rad * std::sin(nu), 0.0};
+  const double k = std::sqrt(mu / p);
+  v = {-k * std::sin(nu), k * (e + std::cos(nu)), 0.0};
+}
+
+void finish(Scene& s) {
+  s.bodies.to_centre_of_mass_frame();
+  s.bodies.validate("scene '" + s.name + "'");
+}
+
+}  // namespace scenes
+
+namespace {
+
+using scenes::Params;
+
+// the row of `name`, for the generators' lambdas
+const SceneInfo& row(const std::string& name);
+
+// wraps a generator so that it validates its parameters against its own row
+template <Scene (*F)(const Params&)>
+std::function<Scene(const SceneParams&)> wrap(const char* name) {
+  return [name](const SceneParams& sp) { return F(Params(row(name), sp)); };
+}
+
+std::vector<SceneInfo> build_table() {
+  std::vector<SceneInfo> t;
+  t.push_back(
+      {"galaxy-collision",
+       "Galaxy collision",
+       "two disk galaxies (disk, bulge, live dark halo) on a parabolic orbit",
+       true,
+       16384,
+       {{"tilt1", "tilt 1 (deg)", "inclination of galaxy 1's disk to the orbital plane", -180, 180,
+         15},
+        {"tilt2", "tilt 2 (deg)", "inclination of galaxy 2's disk to the orbital plane", -180, 180,
+         60},
+        {"pericentre", "pericentre (kpc)", "closest approach of the point-mass orbit", 1, 60, 8},
+        {"mass_ratio", "mass ratio", "mass of galaxy 2 / mass of galaxy 1", 0.1, 1, 1},
+        {"separation", "separation (kpc)", "initial distance of the two centres", 20, 300, 80},
+        {"e", "orbit eccentricity", "1: parabolic; < 1: bound (start at most at apocentre)", 0.3, 1,
+         1}},
+       wrap<scenes::make_galaxy_collision>("galaxy-collision")});
+  t.push_back(
+      {"disk-galaxy",
+       "Disk galaxy",
+       "exponential stellar disk + Hernquist bulge + live Hernquist dark halo, Toomre Q",
+       true,
+       16384,
+       {{"q", "Toomre Q", "radial velocity dispersion of the disk via Toomre's Q", 0.8, 3, 1.5},
+        {"disk_mass", "disk mass (1e10 Msun)", "stellar disk mass", 0.5, 20, 4},
+        {"halo_mass", "halo mass (1e10 Msun)", "dark halo mass within its cut-off", 0, 200, 20},
+        {"bulge_mass", "bulge mass (1e10 Msun)", "bulge mass", 0, 10, 0.8}},
+       wrap<scenes::make_disk_galaxy>("disk-galaxy")});
+  t.push_back({"solar-system",
+               "Solar system",
+               "Sun, 8 planets, Pluto and the Moon at JD 2451000.5 (Mercury6 big.in)",
+               false,
+               11,
+               {{"barycentric", "barycentric frame",
+                 "1: shift to the barycentre at rest; 0: heliocentric as in big.in", 0, 1, 1}},
+               wrap<scenes::make_solar_system>("solar-system")});
+  t.push_back({"sun-earth-moon",
+               "Sun, Earth, Moon",
+               "the Sun, the Earth and the Moon of the solar-system scene, alone",
+               false,
+               3,
+               {},
+               wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
+  t.push_back({"two-body",
+               "Two bodies",
+               "a Kepler orbit with a = 1, G = M = 1 (period 2 pi), starting at pericentre",
+               false,
+               2,
+               {{"e", "eccentricity", "0: circular", 0, 0.95, 0.5},
+                {"mass_ratio", "mass ratio", "m2 / m1", 0.001, 1, 0.5}},
+               wrap<scenes::make_two_body>("two-body")});
+  t.push_back({"binary-star",
+               "Binary star",
+               "an Alpha-Centauri-like binary (a = 23.4 AU, e = 0.52) with a planet at each star",
+               false,
+               4,
+               {{"e", "eccentricity", "of the stellar orbit", 0, 0.9, 0.52},
+                {"a", "semi-major axis (AU)", "of the stellar orbit", 5, 100, 23.4},
+                {"planets", "planets", "1: one S-type planet at 1.2 AU around each star", 0, 1, 1}},
+               wrap<scenes::make_binary_star>("binary-star")});
+  t.push_back({"plummer",
+               "Plummer sphere",
+               "Plummer model in virial equilibrium (Aarseth-Henon-Wielen sampling), Henon units",
+               true,
+               4096,
+               {{"virial", "virial ratio", "2K/|W| after scaling the velocities (1: equilibrium)",
+                 0, 2, 1}},
+               wrap<scenes::make_plummer>("plummer")});
+  t.push_back(
+      {"cold-collapse",
+       "Cold collapse",
+       "uniform sphere nearly at rest collapsing under its own gravity, Henon units",
+       true,
+       4096,
+       {{"virial", "virial ratio", "2K/|W| of the initial random velocities", 0, 0.5, 0.02}},
+       wrap<scenes::make_cold_collapse>("cold-collapse")});
+  return t;
+}
+
+const SceneInfo& row(const std::string& name) {
+  for (const auto& r : scene_table())
+    if (r.name == name) return r;
+  fail("unknown scene '", name, "'");
+}
+
+}  // namespace
+
+const std::vector<SceneInfo>& scene_table() {
+  static const std::vector<SceneInfo> table = build_table();
+  return table;
+}
+
+Scene make_scene(const std::string& name, const SceneParams& p) {
+  for (const auto& r : scene_table())
+    if (r.name == name) return r.make(p);
+  std::ostringstream known;
+  for (std::size_t i = 0; i < scene_table().size(); ++i)
+    known << (i ? ", " : "") << scene_table()[i].name;
+  fail("unknown scene '", name, "' (known: ", known.str(), ")");
+}
+
+}  // namespace nbody

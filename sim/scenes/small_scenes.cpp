@@ -1,0 +1,141 @@
+// Scenes of a few bodies: the solar system (Mercury6 big.in), Sun-Earth-Moon, a two-body Kepler
+// orbit and a binary star with planets.
+
+#include <cmath>
+#include <sstream>
+
+#include "sim/error.hpp"
+#include "sim/io/io.hpp"
+#include "sim/scenes/common.hpp"
+
+namespace nbody::scenes {
+
+namespace {
+
+// a kepler pair in the centre-of-mass frame of the two, rotated by `incl` about x
+void add_pair(Bodies& b, double G, double m1, double m2, double rp, double e, double nu,
+              const Vec3& at, const Vec3& vel, const char* n1, const char* n2, Component c1,
+              Component c2) {
+  Vec3 r, v;
+  kepler_state(G * (m1 + m2), rp, e, nu, r, v);
+  const double f1 = m2 / (m1 + m2), f2 = m1 / (m1 + m2);
+  b.add(at[0] - f1 * r[0], at[1] - f1 * r[1], at[2] - f1 * r[2], vel[0] - f1 * v[0],
+        vel[1] - f1 * v[1], vel[2] - f1 * v[2], m1, c1, n1);
+  b.add(at[0] + f2 * r[0], at[1] + f2 * r[1], at[2] + f2 * r[2], vel[0] + f2 * v[0],
+        vel[1] + f2 * v[1], vel[2] + f2 * v[2], m2, c2, n2);
+}
+
+// the embedded assets/solar_system.csv, parsed and checked
+Bodies solar_system_bodies() {
+  std::istringstream in(kSolarSystemCsv);
+  Scene s = io::read_csv(in, "assets/solar_system.csv (embedded)");
+  Bodies& b = s.bodies;
+  if (b.size() != 11)
+    fail("assets/solar_system.csv (embedded): expected 11 bodies, got ", b.size());
+  // names and components, in the file's order, when the reader kept none
+  static const char* const kNames[] = {"Sun",     "Mercury", "Venus",  "Earth",   "Moon", "Mars",
+                                       "Jupiter", "Saturn",  "Uranus", "Neptune", "Pluto"};
+  if (b.name.size() != b.size()) b.name.assign(std::begin(kNames), std::end(kNames));
+  b.component.assign(b.size(), Component::Planet);
+  b.component[0] = Component::Star;
+  return b;
+}
+
+}  // namespace
+
+Scene make_solar_system(const Params& p) {
+  Scene s;
+  s.name = "solar-system";
+  s.description =
+      "Sun, 8 planets, Pluto and the Moon; heliocentric ecliptic J2000 at JD 2451000.5 (Mercury6 "
+      "big.in), Earth+Moon split";
+  s.units = units::solar();
+  s.bodies = solar_system_bodies();
+  s.dt = 0.1;  // 273 steps per lunar orbit, 880 per Mercury orbit
+  s.softening = 0.0;
+  s.camera_distance = 45.0;
+  s.trails = true;
+  if (p.get("barycentric") >= 0.5) {
+    finish(s);
+  } else {
+    s.bodies.validate("scene 'solar-system'");
+  }
+  return s;
+}
+
+Scene make_sun_earth_moon(const Params& p) {
+  Scene s;
+  s.name = "sun-earth-moon";
+  s.description = "the Sun, the Earth and the Moon of the solar-system scene at JD 2451000.5";
+  s.units = units::solar();
+  const Bodies all = solar_system_bodies();
+  for (std::size_t i : {0, 3, 4})
+    s.bodies.add(all.x[i], all.y[i], all.z[i], all.vx[i], all.vy[i], all.vz[i], all.m[i],
+                 all.component[i], all.name[i]);
+  s.dt = 0.05;
+  s.softening = 0.0;
+  s.camera_distance = 2.5;
+  s.trails = true;
+  finish(s);
+  return s;
+}
+
+Scene make_two_body(const Params& p) {
+  const double e = p.get("e"), q = p.get("mass_ratio");
+  Scene s;
+  s.name = "two-body";
+  std::ostringstream d;
+  d << "two bodies on a Kepler orbit, a = 1, e = " << e << ", m2/m1 = " << q
+    << ", G = M = 1 (period 2 pi)";
+  s.description = d.str();
+  s.units = units::henon();
+  // total mass 1, semi-major axis 1, start at pericentre
+  const double m1 = 1.0 / (1.0 + q), m2 = q / (1.0 + q);
+  add_pair(s.bodies, 1.0, m1, m2, 1.0 - e, e, 0.0, {0, 0, 0}, {0, 0, 0}, "primary", "secondary",
+           Component::Star, Component::Star);
+  // about 1000 steps per orbit when circular, more near pericentre when eccentric
+  s.dt = 2.0 * kPi / 1000.0 * std::pow(1.0 - e, 1.5);
+  s.softening = 0.0;
+  s.camera_distance = 4.0;
+  s.trails = true;
+  finish(s);
+  return s;
+}
+
+Scene make_binary_star(const Params& p) {
+  const double e = p.get("e"), a = p.get("a");
+  const bool planets = p.get("planets") >= 0.5;
+  Scene s;
+  s.name = "binary-star";
+  s.description =
+      "an Alpha-Centauri-like binary (1.1 + 0.9 Msun) with an S-type planet at each star";
+  s.units = units::solar();
+  const double G = s.units.G, ma = 1.1, mb = 0.907;
+  // stars start at apocentre so the planets begin far from the other star
+  Vec3 r, v;
+  kepler_state(G * (ma + mb), a * (1.0 - e), e, kPi, r, v);
+  const double fa = mb / (ma + mb), fb = ma / (ma + mb);
+  const Vec3 xa{-fa * r[0], -fa * r[1], 0}, va{-fa * v[0], -fa * v[1], 0};
+  const Vec3 xb{fb * r[0], fb * r[1], 0}, vb{fb * v[0], fb * v[1], 0};
+  if (!planets) {
+    s.bodies.add(xa[0], xa[1], xa[2], va[0], va[1], va[2], ma, Component::Star, "A");
+    s.bodies.add(xb[0], xb[1], xb[2], vb[0], vb[1], vb[2], mb, Component::Star, "B");
+  } else {
+    // circular planets of 1 Earth mass at 1.2 AU, inside the stable zone for a(1-e) >= 5 AU
+    const double mp = 3.0e-6, ap = std::min(1.2, 0.2 * a * (1.0 - e));
+    add_pair(s.bodies, G, ma, mp, ap, 0.0, 0.0, xa, va, "A", "planet A", Component::Star,
+             Component::Planet);
+    add_pair(s.bodies, G, mb, mp, ap, 0.0, kPi / 2, xb, vb, "B", "planet B", Component::Star,
+             Component::Planet);
+  }
+  // 500 steps per orbit of the inner planet (or of the stars)
+  const double ap = planets ? std::min(1.2, 0.2 * a * (1.0 - e)) : a;
+  s.dt = 2.0 * kPi * std::sqrt(ap * ap * ap / (G * mb)) / 500.0;
+  s.softening = 0.0;
+  s.camera_distance = 2.5 * a;
+  s.trails = true;
+  finish(s);
+  return s;
+}
+
+}  // namespace nbody::scenes
