@@ -1,5 +1,6 @@
 #include "app/launch.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -56,6 +57,14 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
 io::LoadOptions load_options(const LaunchOptions& o) {
   io::LoadOptions lo;
   lo.tipsy_units = units::by_name(o.tipsy_units, "--tipsy-units");
+  // a progress line on stderr for large inputs, rewritten in place
+  lo.progress = [path = o.load, last = -1](double f) mutable {
+    const int pct = static_cast<int>(f * 100.0);
+    if (pct == last) return;
+    last = pct;
+    std::fprintf(stderr, "\rloading %s: %3d%%%s", path.c_str(), pct, pct >= 100 ? "\n" : "");
+    std::fflush(stderr);
+  };
   if (!o.components.empty()) {
     lo.tipsy_gas = lo.tipsy_dark = lo.tipsy_star = false;
     lo.agora_disk = lo.agora_bulge = lo.agora_halo = lo.agora_gas = false;
