@@ -1,0 +1,20 @@
+#pragma once
+// The CUDA side of the kernel table, as plain C++ (no CUDA header): kernels.cpp calls these in
+// CUDA builds. Each GPU kernel lives in its own .cu file with its table row.
+
+#include <string>
+#include <vector>
+
+#include "sim/backend.hpp"
+
+namespace nbody {
+
+/// Appends the GPU rows (naive, tiled, tiled2d) with their tunables and factories.
+void append_cuda_kernels(std::vector<KernelInfo>& table);
+/// True when the CUDA runtime finds at least one usable device (checked once, cached).
+bool cuda_device_available();
+/// "NVIDIA H200, driver 580.xx, CUDA runtime 13.0, 132 SMs, 1980 MHz, 139.8 GiB, sm_90" or why
+/// there is no device.
+std::string cuda_device_line();
+
+}  // namespace nbody

@@ -1,0 +1,99 @@
+#pragma once
+// RAII, move-only owners of CUDA objects: a typed device buffer and an event. An empty object
+// needs no device; destructors only log errors.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "sim/cuda/cuda_check.cuh"
+
+namespace nbody::cuda {
+
+/// `count` elements of T in device memory (cudaMalloc). Copies are explicit (upload/download).
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) { resize(count); }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+
+  /// Reallocates when the count changes (contents are not kept).
+  void resize(std::size_t count) {
+    if (count == count_) return;
+    release();
+    if (count > 0) NBODY_CUDA_CHECK(cudaMalloc(&ptr_, count * sizeof(T)));
+    count_ = count;
+  }
+  /// Frees the memory; the buffer is empty afterwards.
+  void release() noexcept {
+    if (ptr_) NBODY_CUDA_LOG(cudaFree(ptr_));
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  /// Copies `count` elements from host memory (count <= size()).
+  void upload(const T* src, std::size_t count) {
+    if (count) NBODY_CUDA_CHECK(cudaMemcpy(ptr_, src, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  /// Copies `count` elements to host memory (count <= size()).
+  void download(T* dst, std::size_t count) const {
+    if (count) NBODY_CUDA_CHECK(cudaMemcpy(dst, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+
+  T* get() const { return ptr_; }
+  std::size_t size() const { return count_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+/// A CUDA event for timing.
+class Event {
+ public:
+  Event() = default;
+  ~Event() {
+    if (ev_) NBODY_CUDA_LOG(cudaEventDestroy(ev_));
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  Event(Event&& o) noexcept : ev_(std::exchange(o.ev_, nullptr)) {}
+  Event& operator=(Event&& o) noexcept {
+    if (this != &o) {
+      if (ev_) NBODY_CUDA_LOG(cudaEventDestroy(ev_));
+      ev_ = std::exchange(o.ev_, nullptr);
+    }
+    return *this;
+  }
+
+  /// Records on `stream`, creating the event on first use.
+  void record(cudaStream_t stream = nullptr) {
+    if (!ev_) NBODY_CUDA_CHECK(cudaEventCreate(&ev_));
+    NBODY_CUDA_CHECK(cudaEventRecord(ev_, stream));
+  }
+  /// Milliseconds from `start` to this event (waits for this event).
+  float elapsed_since(const Event& start) const {
+    NBODY_CUDA_CHECK(cudaEventSynchronize(ev_));
+    float ms = 0;
+    NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, start.ev_, ev_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t ev_ = nullptr;
+};
+
+}  // namespace nbody::cuda

@@ -1,0 +1,260 @@
+// Shared GPU state, leapfrog integrator, device output and activity map (see gpu_backend.cuh).
+#include "sim/cuda/gpu_backend.cuh"
+
+#include <cmath>
+
+#include "sim/cuda/map_binning.hpp"
+#include "sim/error.hpp"
+
+namespace nbody::cuda {
+
+void check_block_size(int block, const char* what) {
+  if (block < 32 || block > 1024 || block % 32 != 0)
+    fail(what, ": ", block, " is not a valid CUDA block size (allowed: 32, 64, ..., 1024)");
+}
+
+const cudaDeviceProp& device_properties() {
+  static const cudaDeviceProp prop = [] {
+    cudaDeviceProp p{};
+    int dev = 0;
+    NBODY_CUDA_CHECK(cudaGetDevice(&dev));
+    NBODY_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+    return p;
+  }();
+  return prop;
+}
+
+void check_tunables(const KernelInfo& info, const SimParams& p) {
+  for (const Tunable& t : info.tunables) {
+    const int v = p.*(t.field);
+    if (!t.valid(v))
+      fail(t.key, ": ", v, " is not valid for kernel '", info.name, "' (allowed: ", t.allowed(),
+           ")");
+  }
+}
+
+namespace {
+
+// kick velocities by `kick` and drift positions by `drift` (one body per thread)
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    kick_drift_kernel(Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
+                      const Vec4<T>* __restrict__ acc, int n, T kick, T drift) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Vec4<T> p = pos[i], v = vel[i];
+  const Vec4<T> a = acc[i];
+  v.x = fma(a.x, kick, v.x);
+  v.y = fma(a.y, kick, v.y);
+  v.z = fma(a.z, kick, v.z);
+  p.x = fma(v.x, drift, p.x);
+  p.y = fma(v.y, drift, p.y);
+  p.z = fma(v.z, drift, p.z);
+  pos[i] = p;
+  vel[i] = v;
+}
+
+// last half kick of a step() call; also writes the interop output when given
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    kick_output_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
+                       const Vec4<T>* __restrict__ acc, int n, T kick, float4* out_pos,
+                       float* out_speed) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Vec4<T> v = vel[i];
+  const Vec4<T> a = acc[i];
+  v.x = fma(a.x, kick, v.x);
+  v.y = fma(a.y, kick, v.y);
+  v.z = fma(a.z, kick, v.z);
+  vel[i] = v;
+  if (out_pos) {
+    const Vec4<T> p = pos[i];
+    out_pos[i] = make_float4(float(p.x), float(p.y), float(p.z), float(p.w));
+  }
+  if (out_speed) out_speed[i] = float(sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+}
+
+// bin every body into the D x D grid with global atomics
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    map_bin_kernel(const Vec4<T>* __restrict__ pos, int n, MapBinning b, unsigned* counts,
+                   unsigned* stats) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec4<T> p = pos[i];
+  const int c = map_cell(b, double(p.x), double(p.y), double(p.z));
+  if (c >= 0) atomicAdd(&counts[c], 1u);
+}
+
+// largest count of the grid
+__global__ void __launch_bounds__(1024)
+    map_max_kernel(const unsigned* counts, int cells, unsigned* stats) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= cells) return;
+  const unsigned c = counts[i];
+  if (c) atomicMax(&stats[0], c);
+}
+
+// normalise counts into the image
+__global__ void __launch_bounds__(1024)
+    map_normalise_kernel(const unsigned* counts, int cells, const unsigned* stats, int scale,
+                         float* image) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= cells) return;
+  image[i] = map_value(counts[i], stats[0], scale);
+}
+
+constexpr int kBlock = 256;
+
+}  // namespace
+
+template <typename T>
+GpuBackend<T>::GpuBackend(const KernelInfo& info) : info_(info) {
+  // touch the device now so that a missing one is reported at creation
+  device_properties();
+}
+
+template <typename T>
+void GpuBackend<T>::set_bodies(const Bodies& b) {
+  n_ = b.size();
+  if (n_ > static_cast<std::size_t>(1) << 30) fail(info_.name, ": N = ", n_, " is too large");
+  std::vector<V4> pos(n_), vel(n_);
+  for (std::size_t i = 0; i < n_; ++i) {
+    pos[i] = make_vec4<T>(T(b.x[i]), T(b.y[i]), T(b.z[i]), T(b.m[i]));
+    vel[i] = make_vec4<T>(T(b.vx[i]), T(b.vy[i]), T(b.vz[i]), T(0));
+  }
+  pos_.resize(n_);
+  vel_.resize(n_);
+  acc_.resize(n_);
+  pos_.upload(pos.data(), n_);
+  vel_.upload(vel.data(), n_);
+  component_ = b.component;
+  acc_valid_ = false;
+  if (out_.positions || out_.speed) write_output();
+}
+
+template <typename T>
+void GpuBackend<T>::get_bodies(Bodies& b) const {
+  std::vector<V4> pos(n_), vel(n_);
+  pos_.download(pos.data(), n_);
+  vel_.download(vel.data(), n_);
+  if (b.size() != n_) b.resize(n_);
+  for (std::size_t i = 0; i < n_; ++i) {
+    b.x[i] = pos[i].x;
+    b.y[i] = pos[i].y;
+    b.z[i] = pos[i].z;
+    b.m[i] = pos[i].w;
+    b.vx[i] = vel[i].x;
+    b.vy[i] = vel[i].y;
+    b.vz[i] = vel[i].z;
+  }
+  if (component_.size() == n_) b.component = component_;
+}
+
+template <typename T>
+void GpuBackend<T>::ensure_accelerations(const SimParams& p) {
+  if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return;
+  forces(p, T(p.G), T(p.softening * p.softening));
+  acc_valid_ = true;
+  acc_G_ = p.G;
+  acc_eps_ = p.softening;
+}
+
+template <typename T>
+void GpuBackend<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
+                                          std::vector<double>& ay, std::vector<double>& az) {
+  check_tunables(info_, p);
+  acc_valid_ = false;
+  if (n_ > 0) ensure_accelerations(p);
+  std::vector<V4> acc(n_);
+  acc_.download(acc.data(), n_);
+  ax.resize(n_);
+  ay.resize(n_);
+  az.resize(n_);
+  for (std::size_t i = 0; i < n_; ++i) {
+    ax[i] = acc[i].x;
+    ay[i] = acc[i].y;
+    az[i] = acc[i].z;
+  }
+}
+
+template <typename T>
+void GpuBackend<T>::step(const SimParams& p, int steps) {
+  check_tunables(info_, p);
+  if (steps <= 0 || n_ == 0) {
+    last_ms_ = 0;
+    return;
+  }
+  const int n = static_cast<int>(n_);
+  const LaunchShape shape{n_, kBlock};
+  const T dt = T(p.dt), half = T(0.5 * p.dt);
+  start_.record();
+  ensure_accelerations(p);
+  // first half kick and drift; then per step: forces, and either the fused
+  // second-half kick + next first-half kick + drift, or the last half kick
+  launch("kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n, half,
+         dt);
+  for (int s = 0; s < steps; ++s) {
+    forces(p, T(p.G), T(p.softening * p.softening));
+    if (s + 1 < steps)
+      launch("kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n, dt,
+             dt);
+    else
+      launch("kick_output", kick_output_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n,
+             half, static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed));
+  }
+  stop_.record();
+  last_ms_ = stop_.elapsed_since(start_) / steps;
+}
+
+template <typename T>
+void GpuBackend<T>::set_device_output(const DeviceOutput& out) {
+  out_ = out;
+  if ((out_.positions || out_.speed) && n_ > 0) write_output();
+}
+
+template <typename T>
+void GpuBackend<T>::write_output() {
+  // a zero kick writes the output without changing the state
+  launch("kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
+         acc_.get(), static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
+         static_cast<float*>(out_.speed));
+}
+
+template <typename T>
+bool GpuBackend<T>::activity_map(const ActivityMapParams& p, ActivityMap& out) {
+  validate(p);
+  const MapBinning b = make_binning(p);
+  const int cells = p.size * p.size;
+  map_counts_.resize(static_cast<std::size_t>(cells));
+  map_image_.resize(static_cast<std::size_t>(cells));
+  map_stats_.resize(2);
+  NBODY_CUDA_CHECK(cudaMemset(map_counts_.get(), 0, sizeof(unsigned) * cells));
+  NBODY_CUDA_CHECK(cudaMemset(map_stats_.get(), 0, sizeof(unsigned) * 2));
+  // bin, find the largest count, normalise
+  launch("map_bin", map_bin_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), static_cast<int>(n_), b,
+         map_counts_.get(), map_stats_.get());
+  const LaunchShape cell_shape{static_cast<std::size_t>(cells), kBlock};
+  launch("map_max", map_max_kernel, cell_shape, map_counts_.get(), cells, map_stats_.get());
+  launch("map_normalise", map_normalise_kernel, cell_shape, map_counts_.get(), cells,
+         map_stats_.get(), static_cast<int>(p.scale), map_image_.get());
+  // download
+  out.size = p.size;
+  out.counts.resize(cells);
+  out.image.resize(cells);
+  unsigned stats[2] = {0, 0};
+  map_counts_.download(out.counts.data(), cells);
+  map_image_.download(out.image.data(), cells);
+  map_stats_.download(stats, 2);
+  out.max_count = stats[0];
+  out.inside = 0;
+  for (const std::uint32_t c : out.counts)
+    out.inside += c;
+  return true;
+}
+
+template class GpuBackend<float>;
+template class GpuBackend<double>;
+
+}  // namespace nbody::cuda

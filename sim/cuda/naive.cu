@@ -1,0 +1,61 @@
+// naive: one thread per body, every other body read straight from global memory
+// (seed 000 GPU0, seed 004's baseline).
+#include <memory>
+
+#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/kernel_rows.hpp"
+
+namespace nbody::cuda {
+namespace {
+
+// a_i = G sum_j m_j d_ij / (|d_ij|^2 + eps^2)^{3/2}; 20 flops per interaction (see interact)
+template <typename T, bool Guard>
+__global__ void __launch_bounds__(1024)
+    naive_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, T eps2, T G) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec4<T> pi = pos[i];
+  T ax = 0, ay = 0, az = 0;
+  for (int j = 0; j < n; ++j)
+    interact<T, Guard>(pi.x, pi.y, pi.z, pos[j], eps2, ax, ay, az);
+  acc[i] = make_vec4<T>(G * ax, G * ay, G * az, T(0));
+}
+
+template <typename T>
+class NaiveBackend final : public GpuBackend<T> {
+ public:
+  using GpuBackend<T>::GpuBackend;
+
+ protected:
+  void forces(const SimParams& p, T G, T eps2) override {
+    const LaunchShape shape{this->n_, p.block_size};
+    const int n = static_cast<int>(this->n_);
+    if (!needs_guard(eps2))
+      launch("naive", naive_kernel<T, false>, shape, this->pos_.get(), this->acc_.get(), n, eps2,
+             G);
+    else
+      launch("naive", naive_kernel<T, true>, shape, this->pos_.get(), this->acc_.get(), n, eps2, G);
+  }
+};
+
+}  // namespace
+
+KernelInfo naive_row() {
+  KernelInfo k;
+  k.name = "naive";
+  k.label = "GPU naive";
+  k.description = "one thread per body, all bodies read from global memory (seed 000 GPU0)";
+  k.gpu = true;
+  k.supports_float = true;
+  k.supports_double = true;
+  k.flops_per_interaction = 20;
+  k.tunables = {block_size_tunable(256)};
+  k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
+    const KernelInfo& info = find_kernel("naive");
+    if (p.precision == Precision::Double) return std::make_unique<NaiveBackend<double>>(info);
+    return std::make_unique<NaiveBackend<float>>(info);
+  };
+  return k;
+}
+
+}  // namespace nbody::cuda

@@ -1,0 +1,86 @@
+// tiled: one thread per body, bodies staged through shared memory one tile (= one block) at a
+// time, unrolled inner loop, rsqrt (GPU Gems 3 ch. 31; seeds 000 GPU1, 001, 002, 003).
+#include <memory>
+
+#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/kernel_rows.hpp"
+
+namespace nbody::cuda {
+namespace {
+
+// each block walks all tiles; a tile past N is padded with massless bodies, which contribute
+// exactly 0 (interact's guard covers eps = 0); 20 flops per interaction
+template <typename T, bool Guard, int Unroll>
+__global__ void __launch_bounds__(1024)
+    tiled_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, T eps2, T G) {
+  extern __shared__ __align__(32) unsigned char smem[];
+  Vec4<T>* tile = reinterpret_cast<Vec4<T>*>(smem);
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const Vec4<T> pi = i < n ? pos[i] : make_vec4<T>(0, 0, 0, 0);
+  T ax = 0, ay = 0, az = 0;
+  for (int base = 0; base < n; base += blockDim.x) {
+    // every thread of the block reaches both barriers
+    const int j = base + threadIdx.x;
+    tile[threadIdx.x] = j < n ? pos[j] : make_vec4<T>(0, 0, 0, 0);
+    __syncthreads();
+#pragma unroll Unroll
+    for (int k = 0; k < blockDim.x; ++k)
+      interact<T, Guard>(pi.x, pi.y, pi.z, tile[k], eps2, ax, ay, az);
+    __syncthreads();
+  }
+  if (i < n) acc[i] = make_vec4<T>(G * ax, G * ay, G * az, T(0));
+}
+
+template <typename T, bool Guard>
+using TiledFn = void (*)(const Vec4<T>*, Vec4<T>*, int, T, T);
+
+template <typename T, bool Guard, int... U>
+TiledFn<T, Guard> pick_unroll(int unroll, std::integer_sequence<int, U...>) {
+  TiledFn<T, Guard> fn = nullptr;
+  ((unroll == U + 1 ? (fn = tiled_kernel<T, Guard, U + 1>, 0) : 0), ...);
+  return fn;
+}
+
+template <typename T>
+class TiledBackend final : public GpuBackend<T> {
+ public:
+  using GpuBackend<T>::GpuBackend;
+
+ protected:
+  void forces(const SimParams& p, T G, T eps2) override {
+    LaunchShape shape{this->n_, p.block_size};
+    shape.shared_bytes = sizeof(Vec4<T>) * p.block_size;
+    const int n = static_cast<int>(this->n_);
+    using seq = std::make_integer_sequence<int, 8>;
+    if (!needs_guard(eps2))
+      launch("tiled", pick_unroll<T, false>(p.unroll, seq{}), shape, this->pos_.get(),
+             this->acc_.get(), n, eps2, G);
+    else
+      launch("tiled", pick_unroll<T, true>(p.unroll, seq{}), shape, this->pos_.get(),
+             this->acc_.get(), n, eps2, G);
+  }
+};
+
+}  // namespace
+
+KernelInfo tiled_row() {
+  KernelInfo k;
+  k.name = "tiled";
+  k.label = "GPU tiled (shared memory)";
+  k.description = "one thread per body, bodies staged through shared-memory tiles (GPU Gems 3)";
+  k.gpu = true;
+  k.supports_float = true;
+  k.supports_double = true;
+  k.flops_per_interaction = 20;
+  k.tunables = {block_size_tunable(256),
+                {"unroll", "unroll", &SimParams::unroll, 1, 8, 1, 4,
+                 "unroll factor of the loop over a shared-memory tile"}};
+  k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
+    const KernelInfo& info = find_kernel("tiled");
+    if (p.precision == Precision::Double) return std::make_unique<TiledBackend<double>>(info);
+    return std::make_unique<TiledBackend<float>>(info);
+  };
+  return k;
+}
+
+}  // namespace nbody::cuda

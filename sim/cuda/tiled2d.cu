@@ -1,0 +1,179 @@
+// tiled2d: seed 000's 2D tiling, made to fill a GPU of 132 SMs at small N. The grid is 2D:
+// x walks the target bodies (R = block_y bodies per thread, kept in registers, so every body
+// loaded from shared memory feeds R interactions), y splits each body's j-sum into `luf` chunks
+// of whole tiles. Each (x, y) block writes partial sums; a second pass adds them per body.
+#include <algorithm>
+#include <memory>
+
+#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/kernel_rows.hpp"
+
+namespace nbody::cuda {
+namespace {
+
+// partial sums of R bodies per thread over the tiles of split blockIdx.y; a tile past N is
+// padded with massless bodies (contribute 0); 20 flops per interaction
+template <typename T, bool Guard, int R>
+__global__ void __launch_bounds__(1024)
+    tiled2d_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ out, int n, T eps2, T G,
+                   int tiles_per_split) {
+  extern __shared__ __align__(32) unsigned char smem[];
+  Vec4<T>* tile = reinterpret_cast<Vec4<T>*>(smem);
+  const int B = blockDim.x;
+  const int i0 = blockIdx.x * (R * B) + threadIdx.x;
+  // this thread's R bodies, B apart so that loads and stores coalesce
+  T px[R], py[R], pz[R], ax[R], ay[R], az[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int i = i0 + r * B;
+    const Vec4<T> p = i < n ? pos[i] : make_vec4<T>(0, 0, 0, 0);
+    px[r] = p.x;
+    py[r] = p.y;
+    pz[r] = p.z;
+    ax[r] = ay[r] = az[r] = 0;
+  }
+  // the tiles of this split; the range is the same for the whole block
+  const int ntiles = (n + B - 1) / B;
+  const int t0 = blockIdx.y * tiles_per_split;
+  const int t1 = min(ntiles, t0 + tiles_per_split);
+  for (int t = t0; t < t1; ++t) {
+    const int j = t * B + threadIdx.x;
+    tile[threadIdx.x] = j < n ? pos[j] : make_vec4<T>(0, 0, 0, 0);
+    __syncthreads();
+#pragma unroll 4
+    for (int k = 0; k < B; ++k) {
+      const Vec4<T> pj = tile[k];
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        interact<T, Guard>(px[r], py[r], pz[r], pj, eps2, ax[r], ay[r], az[r]);
+    }
+    __syncthreads();
+  }
+  // partial sums of split y go to out[y * n + i]
+  Vec4<T>* dst = out + static_cast<std::size_t>(blockIdx.y) * n;
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int i = i0 + r * B;
+    if (i < n) dst[i] = make_vec4<T>(G * ax[r], G * ay[r], G * az[r], T(0));
+  }
+}
+
+// second pass: acc_i = sum over the splits of partial[s * n + i]
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    tiled2d_reduce_kernel(const Vec4<T>* __restrict__ partial, Vec4<T>* __restrict__ acc, int n,
+                          int splits) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  T x = 0, y = 0, z = 0;
+  for (int s = 0; s < splits; ++s) {
+    const Vec4<T> a = partial[static_cast<std::size_t>(s) * n + i];
+    x += a.x;
+    y += a.y;
+    z += a.z;
+  }
+  acc[i] = make_vec4<T>(x, y, z, T(0));
+}
+
+template <typename T>
+using Tiled2dFn = void (*)(const Vec4<T>*, Vec4<T>*, int, T, T, int);
+
+template <typename T, bool Guard>
+Tiled2dFn<T> pick_rows(int rows) {
+  switch (rows) {
+    case 1:
+      return tiled2d_kernel<T, Guard, 1>;
+    case 2:
+      return tiled2d_kernel<T, Guard, 2>;
+    case 3:
+      return tiled2d_kernel<T, Guard, 3>;
+    default:
+      return tiled2d_kernel<T, Guard, 4>;
+  }
+}
+
+template <typename T>
+class Tiled2dBackend final : public GpuBackend<T> {
+ public:
+  using GpuBackend<T>::GpuBackend;
+
+ protected:
+  void forces(const SimParams& p, T G, T eps2) override {
+    const int n = static_cast<int>(this->n_);
+    const int B = p.block_size;
+    check_block_size(B);
+    // bodies per thread: block_y, 0 = 4 in float, 2 in double
+    const int rows = p.block_y > 0 ? p.block_y : (sizeof(T) == 4 ? 4 : 2);
+    const Tiled2dFn<T> fn =
+        needs_guard(eps2) ? pick_rows<T, true>(rows) : pick_rows<T, false>(rows);
+    LaunchShape shape{this->n_, B, rows};
+    shape.shared_bytes = sizeof(Vec4<T>) * B;
+    // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles
+    const int ntiles = (n + B - 1) / B;
+    int splits = p.luf > 0 ? p.luf : auto_splits(fn, shape);
+    splits = std::clamp(splits, 1, ntiles);
+    const int tiles_per_split = (ntiles + splits - 1) / splits;
+    splits = (ntiles + tiles_per_split - 1) / tiles_per_split;
+    shape.splits = splits;
+    last_splits_ = splits;
+    if (splits == 1) {
+      launch("tiled2d", fn, shape, this->pos_.get(), this->acc_.get(), n, eps2, G, tiles_per_split);
+      return;
+    }
+    partial_.resize(static_cast<std::size_t>(splits) * this->n_);
+    launch("tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, eps2, G, tiles_per_split);
+    launch("tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->n_, 256}, partial_.get(),
+           this->acc_.get(), n, splits);
+  }
+
+ private:
+  // splits that give about two waves of resident blocks
+  int auto_splits(Tiled2dFn<T> fn, const LaunchShape& shape) {
+    if (fn != occ_fn_ || shape.block != occ_block_) {
+      int per_sm = 0;
+      NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, shape.block,
+                                                                     shape.shared_bytes));
+      occ_fn_ = fn;
+      occ_block_ = shape.block;
+      resident_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
+    }
+    const long long bx = grid_x(shape);
+    return static_cast<int>(std::min<long long>(65535, (2LL * resident_ + bx - 1) / bx));
+  }
+
+  DeviceBuffer<Vec4<T>> partial_;
+  Tiled2dFn<T> occ_fn_ = nullptr;
+  int occ_block_ = 0;
+  int resident_ = 1;
+  int last_splits_ = 1;
+};
+
+}  // namespace
+
+KernelInfo tiled2d_row() {
+  KernelInfo k;
+  k.name = "tiled2d";
+  k.label = "GPU 2D-tiled (split j)";
+  k.description =
+      "2D grid: each body's sum split over luf chunks, block_y bodies per thread, partial sums "
+      "reduced in a second pass (seed 000 GPU2-8); fills the GPU at small N";
+  k.gpu = true;
+  k.supports_float = true;
+  k.supports_double = true;
+  k.flops_per_interaction = 20;
+  k.tunables = {block_size_tunable(128),
+                {"block_y", "bodies per thread", &SimParams::block_y, 0, 4, 1, 0,
+                 "rows of target bodies per block, i.e. bodies per thread kept in registers "
+                 "(0 = auto: 4 float, 2 double)"},
+                {"luf", "j-splits", &SimParams::luf, 0, 256, 1, 0,
+                 "partial sums per body: the j range is split into this many chunks of whole "
+                 "tiles, added in a second pass (0 = auto: about two waves of blocks)"}};
+  k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
+    const KernelInfo& info = find_kernel("tiled2d");
+    if (p.precision == Precision::Double) return std::make_unique<Tiled2dBackend<double>>(info);
+    return std::make_unique<Tiled2dBackend<float>>(info);
+  };
+  return k;
+}
+
+}  // namespace nbody::cuda
