@@ -25,6 +25,9 @@ void finish_scene(Scene& s, const std::string& source, const LoadOptions& opt);
 /// Sets dt, softening and camera distance from the bodies where they are not positive.
 void guess_defaults(Scene& s, bool set_dt, bool set_softening, bool set_camera);
 
+/// Reads an AGORA directory with the components chosen in `opt`.
+Scene read_agora(const std::string& dir, const LoadOptions& opt);
+
 /// Component by name ("disk") or number ("1"); false when unknown.
 bool parse_component(std::string_view s, Component& c);
 
@@ -59,21 +62,25 @@ void store(std::string& out, T v, bool big_endian) {
   out.append(reinterpret_cast<const char*>(b), sizeof(T));
 }
 
-/// Calls opt.progress every `every` items (and at the end) when set.
+/// Reports progress through opt.progress for inputs of at least `min_total` items.
 class Progress {
  public:
-  Progress(const LoadOptions& opt, std::size_t total, std::size_t every = 1u << 16)
-      : fn_(opt.progress), total_(total), every_(every) {}
+  Progress(const LoadOptions& opt, std::size_t total, std::size_t min_total = 100000)
+      : fn_(opt.progress), total_(total), on_(opt.progress && total >= min_total) {}
+  /// Call for every item; reports every 2^16 items.
   void tick(std::size_t done) {
-    if (fn_ && total_ >= every_ && done % every_ == 0) fn_(double(done) / double(total_));
+    if (on_ && (done & 0xFFFF) == 0) fn_(double(done) / double(total_));
   }
-  void done() {
-    if (fn_ && total_ >= every_) fn_(1.0);
+  /// Reports a fraction directly.
+  void fraction(double f) {
+    if (on_) fn_(f);
   }
+  void done() { fraction(1.0); }
 
  private:
   const std::function<void(double)>& fn_;
-  std::size_t total_, every_;
+  std::size_t total_;
+  bool on_;
 };
 
 }  // namespace nbody::io::detail

@@ -88,7 +88,8 @@ Scene read_tipsy(const void* data, std::size_t size, const std::string& source,
 /// byte order of `f`; `padded` selects the 32-byte header. Values are stored as float.
 void write_tipsy(std::ostream& out, const Scene& s, Format f, bool padded = true, double time = 0);
 /// Writes an AGORA directory (created if needed): disk.dat (Disk, Star, Planet), bulge.dat,
-/// halo.dat (Dark), gas.dat (Gas, u = 0), in kpc, km/s, 1e9 Msun; empty files are not written.
+/// halo.dat (Dark), gas.dat (Gas, u = 0), in kpc, km/s, 1e9 Msun; all four files are written
+/// (empty when there are no bodies of that kind; the reader accepts empty files).
 void write_agora(const std::string& dir, const Scene& s);
 
 /// Sets the Tipsy and AGORA selections from names: disk, bulge, halo (= dark), gas, star
@@ -105,7 +106,10 @@ struct FileInfo {
   double mass = 0;
   double min[3] = {0, 0, 0}, max[3] = {0, 0, 0};
   UnitSystem units;
-  double time = 0;  ///< Tipsy header time (0 otherwise)
+  double time = 0;                          ///< Tipsy header time (0 otherwise)
+  std::string path;                         ///< the file or directory described
+  std::size_t count[kComponentCount] = {};  ///< bodies per Component
+  double dt = 0, softening = 0;             ///< the scene defaults the file gives
 };
 FileInfo info(const std::string& path, const LoadOptions& opt = {});
 /// Human-readable multi-line summary.

@@ -2,4 +2,8 @@
 target_sources(nbody_sim PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/csv.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/binary.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tipsy.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/agora.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/format.cpp
 )

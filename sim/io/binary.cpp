@@ -1,0 +1,193 @@
+// Native binary: a 304-byte little-endian header, then the arrays x, y, z, vx, vy, vz, m
+// (double) and component (uint8), then optional names (uint16 length + bytes each).
+//
+//   0 magic "NBODYBIN"   8 u32 version (1)   12 u32 flags (bit 0: names follow)   16 u64 N
+//  24 f64 G   32 f64 length_m   40 f64 mass_kg   48 f64 time_s
+//  56 f64 dt  64 f64 softening  72 f64 camera distance
+//  80 char[32] units id, length, mass, time, velocity labels (NUL-padded)
+// 240 char[64] scene name (NUL-padded)
+
+#include <cmath>
+#include <cstring>
+#include <ostream>
+
+#include "sim/error.hpp"
+#include "sim/io/detail.hpp"
+
+namespace nbody::io {
+
+namespace {
+
+constexpr char kMagic[8] = {'N', 'B', 'O', 'D', 'Y', 'B', 'I', 'N'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kHeader = 304;
+constexpr std::size_t kBytesPerBody = 7 * 8 + 1;
+constexpr std::uint32_t kFlagNames = 1;
+
+// a NUL-padded fixed-size label; false when it has no terminating NUL
+bool read_label(const unsigned char* p, std::size_t n, std::string& out) {
+  const void* z = std::memchr(p, 0, n);
+  if (!z) return false;
+  out.assign(reinterpret_cast<const char*>(p), static_cast<const unsigned char*>(z) - p);
+  return true;
+}
+
+void write_label(std::string& out, const std::string& s, std::size_t n, const char* what) {
+  if (s.size() >= n)
+    fail("cannot write binary: ", what, " '", s, "' is longer than ", n - 1, " bytes");
+  out += s;
+  out.append(n - s.size(), '\0');
+}
+
+}  // namespace
+
+Scene read_binary(const void* data, std::size_t size, const std::string& source,
+                  const LoadOptions& opt) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  using detail::load;
+  // header
+  if (size < 8 || std::memcmp(p, kMagic, 8) != 0) {
+    fail(source, ": not a native nbody binary file (magic 'NBODYBIN' missing)");
+  }
+  if (size < kHeader) {
+    fail(source, ": truncated: ", size, " bytes, shorter than the ", kHeader, "-byte header");
+  }
+  const auto version = load<std::uint32_t>(p + 8, false);
+  const auto flags = load<std::uint32_t>(p + 12, false);
+  const auto n64 = load<std::uint64_t>(p + 16, false);
+  if (version != kVersion) {
+    fail(source, ": unsupported binary version ", version, " (this program reads ", kVersion, ")");
+  }
+  if (flags & ~kFlagNames) fail(source, ": unknown header flags 0x", std::hex, flags);
+  if (n64 == 0) fail(source, ": header says N = 0 (no bodies)");
+  // the counts must fit in the file before anything is allocated
+  const std::size_t avail = size - kHeader;
+  if (n64 > avail / kBytesPerBody) {
+    fail(source, ": header says N = ", n64, " bodies (", kBytesPerBody, " bytes each) but only ",
+         avail, " bytes follow the header (truncated file?)");
+  }
+  const std::size_t n = static_cast<std::size_t>(n64);
+  const std::size_t arrays = n * kBytesPerBody;
+  if (!(flags & kFlagNames) && avail != arrays) {
+    fail(source, ": header says N = ", n, " bodies = ", arrays, " bytes of arrays but ", avail,
+         " bytes follow the header");
+  }
+  Scene s;
+  UnitSystem& u = s.units;
+  u.G = load<double>(p + 24, false);
+  u.length_m = load<double>(p + 32, false);
+  u.mass_kg = load<double>(p + 40, false);
+  u.time_s = load<double>(p + 48, false);
+  s.dt = load<double>(p + 56, false);
+  s.softening = load<double>(p + 64, false);
+  s.camera_distance = load<double>(p + 72, false);
+  const char* label_names[] = {"units id", "length label", "mass label", "time label",
+                               "velocity label"};
+  std::string* labels[] = {&u.name, &u.length, &u.mass, &u.time, &u.velocity};
+  for (int k = 0; k < 5; ++k) {
+    if (!read_label(p + 80 + 32 * k, 32, *labels[k])) {
+      fail(source, ": header ", label_names[k], " is not NUL-terminated");
+    }
+  }
+  if (!read_label(p + 240, 64, s.name)) fail(source, ": header scene name is not NUL-terminated");
+  if (!std::isfinite(u.G) || !(u.G > 0)) fail(source, ": header G = ", u.G, " must be positive");
+  for (double v : {u.length_m, u.mass_kg, u.time_s}) {
+    if (!std::isfinite(v) || v < 0) fail(source, ": header unit scale ", v, " is not valid");
+  }
+  if (!std::isfinite(s.dt) || !(s.dt > 0))
+    fail(source, ": header dt = ", s.dt, " must be positive");
+  if (!std::isfinite(s.softening) || s.softening < 0) {
+    fail(source, ": header softening = ", s.softening, " must be >= 0");
+  }
+  if (!std::isfinite(s.camera_distance) || !(s.camera_distance > 0)) {
+    s.camera_distance = 0;  // refilled below
+  }
+  // arrays
+  Bodies& b = s.bodies;
+  b.resize(n);
+  std::vector<double>* cols[] = {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m};
+  detail::Progress prog(opt, n);
+  const unsigned char* q = p + kHeader;
+  for (int c = 0; c < 7; ++c) {
+    double* dst = cols[c]->data();
+    for (std::size_t i = 0; i < n; ++i, q += 8)
+      dst[i] = load<double>(q, false);
+    prog.fraction((c + 1) / 8.0);
+  }
+  for (std::size_t i = 0; i < n; ++i, ++q) {
+    if (*q >= kComponentCount) {
+      fail(source, ": body ", i, " has component ", int(*q), " (valid: 0..", kComponentCount - 1,
+           ")");
+    }
+    b.component[i] = static_cast<Component>(*q);
+  }
+  // names
+  if (flags & kFlagNames) {
+    const unsigned char* end = p + size;
+    b.name.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (end - q < 2) fail(source, ": truncated in the name of body ", i);
+      const std::uint16_t len = static_cast<std::uint16_t>(q[0] | (q[1] << 8));
+      q += 2;
+      if (static_cast<std::size_t>(end - q) < len)
+        fail(source, ": truncated in the name of body ", i);
+      b.name[i].assign(reinterpret_cast<const char*>(q), len);
+      q += len;
+    }
+    if (q != end) fail(source, ": ", end - q, " unexpected bytes after the names");
+  }
+  prog.done();
+  if (s.camera_distance == 0) detail::guess_defaults(s, false, false, true);
+  s.description = "native binary file " + source;
+  if (s.name.empty()) s.name = source;
+  detail::finish_scene(s, source, opt);
+  return s;
+}
+
+void write_binary(std::ostream& out, const Scene& s) {
+  const Bodies& b = s.bodies;
+  const UnitSystem& u = s.units;
+  const std::size_t n = b.size();
+  using detail::store;
+  std::string h;
+  h.reserve(kHeader);
+  h.append(kMagic, 8);
+  store<std::uint32_t>(h, kVersion, false);
+  store<std::uint32_t>(h, b.name.empty() ? 0 : kFlagNames, false);
+  store<std::uint64_t>(h, n, false);
+  for (double v : {u.G, u.length_m, u.mass_kg, u.time_s, s.dt, s.softening, s.camera_distance}) {
+    store<double>(h, v, false);
+  }
+  write_label(h, u.name, 32, "units id");
+  write_label(h, u.length, 32, "length label");
+  write_label(h, u.mass, 32, "mass label");
+  write_label(h, u.time, 32, "time label");
+  write_label(h, u.velocity, 32, "velocity label");
+  write_label(h, s.name.size() < 64 ? s.name : s.name.substr(0, 63), 64, "scene name");
+  out.write(h.data(), static_cast<std::streamsize>(h.size()));
+  // arrays, in chunks
+  const std::vector<double>* cols[] = {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m};
+  std::string buf;
+  for (const auto* c : cols) {
+    for (std::size_t i = 0; i < n; ++i) {
+      store<double>(buf, (*c)[i], false);
+      if (buf.size() >= (1u << 20)) {
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf.clear();
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    buf += static_cast<char>(b.component[i]);
+  if (!b.name.empty()) {
+    for (const std::string& nm : b.name) {
+      if (nm.size() > 0xFFFF) fail("cannot write binary: body name longer than 65535 bytes");
+      store<std::uint16_t>(buf, static_cast<std::uint16_t>(nm.size()), false);
+      buf += nm;
+    }
+  }
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  if (!out) fail("cannot write binary (write error)");
+}
+
+}  // namespace nbody::io
