@@ -40,9 +40,10 @@ std::string probe_device() {
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();
-    return std::string("no CUDA device: ") + cudaGetErrorString(e);
+    return std::string("no CUDA device usable (") + cudaGetErrorString(e) +
+           "): no NVIDIA GPU or driver here; the CPU kernels still run";
   }
-  if (count == 0) return "no CUDA device: the CUDA runtime found none";
+  if (count == 0) return "no CUDA device: the CUDA runtime found none; the CPU kernels still run";
   return {};
 }
 
