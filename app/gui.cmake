@@ -1,1 +1,18 @@
-# window, panel and headless renderer: owned by the visualizer work
+# window, panel and headless renderer (GLFW + Dear ImGui + EGL): owned by the visualizer work.
+# The GUI code is a static library so the GL tests can link it.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
+find_package(OpenGL REQUIRED COMPONENTS EGL)
+
+add_library(nbody_gui STATIC
+  gui_viewer.cpp
+  egl_context.cpp
+  headless.cpp
+)
+target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim OpenGL::EGL
+  PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
+
+target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp cmd_render.cpp)
+target_compile_definitions(nbody PRIVATE NBODY_WITH_GUI=1)
+target_link_libraries(nbody PRIVATE nbody_gui PkgConfig::IMGUI PkgConfig::GLFW)

@@ -1,0 +1,60 @@
+// `nbody render` (headless frames through EGL) and the window's extra top-level options.
+#include <memory>
+
+#include "app/commands.hpp"
+#include "app/gui_options.hpp"
+#include "app/headless.hpp"
+
+namespace nbody::app {
+
+GuiOptions& gui_options() {
+  static GuiOptions o;
+  return o;
+}
+
+void register_gui_commands(CLI::App& app) {
+  // window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
+  GuiOptions& g = gui_options();
+  app.add_option("--width", g.width, "window width")->capture_default_str()->group("Window");
+  app.add_option("--height", g.height, "window height")->capture_default_str()->group("Window");
+  app.add_option("--smoke-test", g.smoke_frames,
+                 "run FRAMES frames, write --screenshot, quit (for tests)")
+      ->group("Window");
+  app.add_option("--screenshot", g.screenshot, "PNG written at the end of --smoke-test")
+      ->group("Window");
+  app.add_flag("--no-interop", g.no_interop,
+               "copy positions device -> host -> GL instead of CUDA-GL interop")
+      ->group("Window");
+
+  // nbody render
+  auto* cmd = app.add_subcommand(
+      "render",
+      "Render frames offscreen (EGL, no display needed) to PNG files plus summary.json with "
+      "timings and energy drift");
+  struct State {
+    LaunchOptions launch;
+    HeadlessOptions opt;
+    bool no_interop = false;
+  };
+  auto st = std::make_shared<State>();
+  add_launch_options(*cmd, st->launch);
+  cmd->add_option("--frames", st->opt.frames, "frames to render")->capture_default_str();
+  cmd->add_option("--out", st->opt.out_dir, "output directory for PNG frames and summary.json")
+      ->required();
+  cmd->add_option("--width", st->opt.width, "image width")->capture_default_str();
+  cmd->add_option("--height", st->opt.height, "image height")->capture_default_str();
+  cmd->add_option("--png-every", st->opt.png_every, "write every k-th frame (0: only the last)")
+      ->capture_default_str();
+  cmd->add_flag("--no-interop", st->no_interop, "copy device -> host -> GL instead of interop");
+  cmd->add_flag("!--no-energy", st->opt.energy, "skip the O(N^2) energy check");
+  cmd->add_flag("--map", st->opt.map, "compute the activity map and draw it as an overlay");
+  cmd->add_flag("--fit", st->opt.fit, "fit the camera to the bodies");
+  cmd->callback([st] {
+    st->opt.interop = !st->no_interop;
+    Launch l = make_launch(st->launch);
+    int rc = run_headless(l, st->opt);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace nbody::app

@@ -1,0 +1,19 @@
+#pragma once
+// Window options that are not launch options: size, smoke test, interop switch. Set by
+// register_gui_commands() on the top-level app, read by run_gui().
+
+#include <string>
+
+namespace nbody::app {
+
+struct GuiOptions {
+  int width = 1600, height = 900;
+  int smoke_frames = 0;     ///< > 0: run this many frames, write --screenshot, quit
+  std::string screenshot;   ///< PNG written after the smoke frames
+  bool no_interop = false;  ///< force device -> host -> GL copies
+};
+
+/// The process-wide window options.
+GuiOptions& gui_options();
+
+}  // namespace nbody::app

@@ -1,0 +1,26 @@
+#pragma once
+// `nbody render`: frames drawn offscreen (EGL + FBO) and written as PNG, plus a summary of the
+// timings (simulation, interop, render, frame) and the energy drift.
+
+#include <string>
+
+#include "app/launch.hpp"
+
+namespace nbody::app {
+
+struct HeadlessOptions {
+  int frames = 60;      ///< frames to simulate and draw
+  std::string out_dir;  ///< PNG frames and summary.json go here
+  int width = 1280, height = 720;
+  int png_every = 1;    ///< write every k-th frame (0: only the last)
+  bool interop = true;  ///< false: copy device -> host -> GL even on the GPU path
+  bool energy = true;   ///< energy drift at start and end (O(N²) on the CPU; N <= 262,144)
+  bool map = false;     ///< compute the activity map each frame and show its overlay
+  bool fit = false;     ///< fit the camera to the bodies
+};
+
+/// Runs the headless render; prints the summary and returns the exit code. Throws nbody::Error
+/// (no EGL context, bad options).
+int run_headless(const Launch& launch, const HeadlessOptions& opt);
+
+}  // namespace nbody::app

@@ -1,0 +1,85 @@
+#include "render/camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace nbody::render {
+
+void OrbitCamera::set_home(const glm::vec3& target, float distance) {
+  home_target_ = target;
+  home_distance_ = distance > 0 ? distance : 10.0f;
+  reset();
+}
+
+void OrbitCamera::reset() {
+  target_ = home_target_;
+  distance_ = home_distance_;
+  yaw_ = 0.6f;
+  pitch_ = 0.5f;
+}
+
+void OrbitCamera::rotate(float dx, float dy) {
+  yaw_ -= dx * 0.006f;
+  pitch_ = std::clamp(pitch_ + dy * 0.006f, -1.55f, 1.55f);
+}
+
+void OrbitCamera::pan(float dx, float dy, float height) {
+  // move the target in the view plane, one pixel = the visible height / height
+  glm::mat4 v = view();
+  glm::vec3 right(v[0][0], v[1][0], v[2][0]);
+  glm::vec3 up(v[0][1], v[1][1], v[2][1]);
+  float scale = 2.0f * distance_ * std::tan(fov_y_ * 0.5f) / std::max(height, 1.0f);
+  target_ += (-dx * right + dy * up) * scale;
+}
+
+void OrbitCamera::zoom(float clicks) {
+  distance_ = std::clamp(distance_ * std::pow(0.88f, clicks), 1e-6f, 1e9f);
+}
+
+void OrbitCamera::fit(const float* xyz, std::size_t n, std::size_t stride) {
+  if (n == 0) return;
+  // sample at most 20k points: median centre, 95th percentile radius
+  std::size_t every = std::max<std::size_t>(1, n / 20000);
+  std::vector<float> xs, ys, zs;
+  for (std::size_t i = 0; i < n; i += every) {
+    const float* p = xyz + i * stride;
+    if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) continue;
+    xs.push_back(p[0]);
+    ys.push_back(p[1]);
+    zs.push_back(p[2]);
+  }
+  if (xs.empty()) return;
+  auto median = [](std::vector<float> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  glm::vec3 c(median(xs), median(ys), median(zs));
+  std::vector<float> r(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    r[i] = glm::length(glm::vec3(xs[i], ys[i], zs[i]) - c);
+  std::size_t k = std::min(r.size() - 1, r.size() * 95 / 100);
+  std::nth_element(r.begin(), r.begin() + k, r.end());
+  float radius = std::max(r[k], 1e-6f);
+  target_ = c;
+  distance_ = radius / std::sin(fov_y_ * 0.5f) * 1.05f;
+}
+
+glm::vec3 OrbitCamera::eye() const {
+  glm::vec3 dir(std::cos(pitch_) * std::cos(yaw_), std::cos(pitch_) * std::sin(yaw_),
+                std::sin(pitch_));
+  return target_ + distance_ * dir;
+}
+
+glm::mat4 OrbitCamera::view() const {
+  return glm::lookAt(eye(), target_, glm::vec3(0, 0, 1));
+}
+
+glm::mat4 OrbitCamera::projection(float aspect) const {
+  float near_plane = std::max(distance_ * 1e-3f, 1e-6f);
+  return glm::perspective(fov_y_, std::max(aspect, 1e-3f), near_plane, distance_ * 1e3f);
+}
+
+}  // namespace nbody::render

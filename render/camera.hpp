@@ -1,0 +1,40 @@
+#pragma once
+// Orbit camera: yaw/pitch around a target at a distance, perspective projection (GLM).
+
+#include <cstddef>
+
+#include <glm/glm.hpp>
+
+namespace nbody::render {
+
+class OrbitCamera {
+ public:
+  /// Sets the default view (target, distance) that reset() returns to.
+  void set_home(const glm::vec3& target, float distance);
+  /// Back to the home view.
+  void reset();
+  /// Rotates by a mouse drag of (dx, dy) pixels.
+  void rotate(float dx, float dy);
+  /// Pans by a drag of (dx, dy) pixels in a viewport `height` pixels tall.
+  void pan(float dx, float dy, float height);
+  /// Zooms by wheel clicks (positive: closer).
+  void zoom(float clicks);
+  /// Frames the points (x, y, z interleaved with `stride` floats) so most of them are visible:
+  /// target at their median, distance from the 95th percentile radius.
+  void fit(const float* xyz, std::size_t n, std::size_t stride);
+
+  glm::mat4 view() const;
+  glm::mat4 projection(float aspect) const;
+  glm::vec3 eye() const;
+  float distance() const { return distance_; }
+  const glm::vec3& target() const { return target_; }
+  float fov_y() const { return fov_y_; }
+
+ private:
+  glm::vec3 target_{0.0f}, home_target_{0.0f};
+  float distance_ = 10, home_distance_ = 10;
+  float yaw_ = 0.6f, pitch_ = 0.5f;  // radians; pitch > 0 looks down onto the XY plane
+  float fov_y_ = 0.785398f;          // 45 degrees
+};
+
+}  // namespace nbody::render

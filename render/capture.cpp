@@ -1,0 +1,40 @@
+#include "render/capture.hpp"
+
+#include <cstring>
+
+#include <stb_image_write.h>
+
+#include "render/gl_check.hpp"
+
+namespace nbody::render {
+
+Image read_framebuffer(int width, int height) {
+  Image img;
+  img.width = width;
+  img.height = height;
+  auto row = static_cast<std::size_t>(width) * 4;
+  img.rgba.resize(row * static_cast<std::size_t>(height));
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  NBODY_GL_CHECK(glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, img.rgba.data()));
+  // GL rows start at the bottom
+  std::vector<std::uint8_t> tmp(row);
+  for (int y = 0; y < height / 2; ++y) {
+    auto* a = img.rgba.data() + static_cast<std::size_t>(y) * row;
+    auto* b = img.rgba.data() + static_cast<std::size_t>(height - 1 - y) * row;
+    std::memcpy(tmp.data(), a, row);
+    std::memcpy(a, b, row);
+    std::memcpy(b, tmp.data(), row);
+  }
+  // opaque output: the blended alpha channel means nothing in a screenshot
+  for (std::size_t i = 3; i < img.rgba.size(); i += 4)
+    img.rgba[i] = 255;
+  return img;
+}
+
+void write_png(const std::string& path, const Image& img) {
+  if (img.width <= 0 || img.height <= 0) throw GlError("cannot write an empty image to " + path);
+  if (!stbi_write_png(path.c_str(), img.width, img.height, 4, img.rgba.data(), img.width * 4))
+    throw GlError("could not write PNG " + path);
+}
+
+}  // namespace nbody::render

@@ -1,0 +1,21 @@
+#pragma once
+// Screenshots: read the bound framebuffer and write a PNG (stb_image_write).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nbody::render {
+
+/// An RGBA8 image, rows top to bottom.
+struct Image {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgba;
+};
+
+/// Reads w×h pixels at (0, 0) of the framebuffer bound for reading, flipped so row 0 is the top.
+Image read_framebuffer(int width, int height);
+/// Writes `img` as PNG; throws GlError naming the path when it cannot.
+void write_png(const std::string& path, const Image& img);
+
+}  // namespace nbody::render

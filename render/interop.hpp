@@ -1,0 +1,61 @@
+#pragma once
+// CUDA-GL interop without CUDA headers: a GL buffer registered with CUDA (done when the buffer
+// is (re)allocated) and a scoped mapping that gives the kernels device pointers for one frame.
+// Never draw while mapped. In builds without CUDA every registration fails with a reason.
+
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "render/gl_check.hpp"
+
+namespace nbody::render {
+
+/// True when this build has the CUDA interop code.
+bool interop_compiled();
+
+/// A GL buffer registered as a CUDA graphics resource. Non-copyable, noexcept move, empty state.
+class InteropBuffer {
+ public:
+  InteropBuffer() noexcept = default;
+  ~InteropBuffer() { reset(); }
+  InteropBuffer(const InteropBuffer&) = delete;
+  InteropBuffer& operator=(const InteropBuffer&) = delete;
+  InteropBuffer(InteropBuffer&& o) noexcept;
+  InteropBuffer& operator=(InteropBuffer&& o) noexcept;
+
+  /// Registers `buffer`; on failure stays empty, returns false and puts CUDA's reason in `error`
+  /// (e.g. "cudaErrorOperatingSystem (304)" when the display runs on another GPU).
+  bool register_buffer(GLuint buffer, std::string& error);
+  /// Unregisters (logs, never throws).
+  void reset() noexcept;
+  bool registered() const noexcept { return resource_ != nullptr; }
+  void* resource() const noexcept { return resource_; }
+
+ private:
+  void* resource_ = nullptr;  // cudaGraphicsResource_t
+};
+
+/// Maps registered buffers for its lifetime (one map and one unmap call for all of them).
+class InteropMapping {
+ public:
+  /// Maps; throws GlError with CUDA's reason when mapping fails.
+  explicit InteropMapping(std::initializer_list<const InteropBuffer*> buffers);
+  ~InteropMapping();
+  InteropMapping(const InteropMapping&) = delete;
+  InteropMapping& operator=(const InteropMapping&) = delete;
+
+  /// Device pointer and size of the i-th buffer.
+  void* pointer(std::size_t i) const { return pointers_.at(i); }
+  std::size_t bytes(std::size_t i) const { return bytes_.at(i); }
+  /// Milliseconds the map call took (it waits for GL to finish with the buffers).
+  double map_ms() const { return map_ms_; }
+
+ private:
+  std::vector<void*> resources_, pointers_;
+  std::vector<std::size_t> bytes_;
+  double map_ms_ = 0;
+};
+
+}  // namespace nbody::render

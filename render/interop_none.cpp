@@ -1,0 +1,31 @@
+// Builds without CUDA: registration always fails with a reason, so the app uploads from the host.
+#include "render/interop.hpp"
+
+#include <utility>
+
+namespace nbody::render {
+
+bool interop_compiled() {
+  return false;
+}
+
+InteropBuffer::InteropBuffer(InteropBuffer&& o) noexcept
+    : resource_(std::exchange(o.resource_, nullptr)) {}
+InteropBuffer& InteropBuffer::operator=(InteropBuffer&& o) noexcept {
+  resource_ = std::exchange(o.resource_, nullptr);
+  return *this;
+}
+bool InteropBuffer::register_buffer(GLuint, std::string& error) {
+  error = "this build has no CUDA";
+  return false;
+}
+void InteropBuffer::reset() noexcept {
+  resource_ = nullptr;
+}
+
+InteropMapping::InteropMapping(std::initializer_list<const InteropBuffer*>) {
+  throw GlError("CUDA-GL interop is not available in this build");
+}
+InteropMapping::~InteropMapping() = default;
+
+}  // namespace nbody::render
