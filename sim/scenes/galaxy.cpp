@@ -41,7 +41,7 @@ struct GalaxyModel {
 };
 
 // particle-number shares of the components (of those with mass)
-constexpr double kDiskShare = 0.6, kBulgeShare = 0.1, kHaloShare = 0.3;
+constexpr double kDiskShare = 0.5, kBulgeShare = 0.1, kHaloShare = 0.4;
 
 // modified bessel functions by quadrature (smooth periodic / decaying integrands: trapezoid
 // rules converge fast): I_n(x) = 1/pi int_0^pi e^{x cos t} cos(n t) dt,

@@ -172,9 +172,9 @@ TEST(Scenes, ComponentsTagged) {
   std::size_t counts[kComponentCount] = {};
   for (Component c : g.bodies.component)
     ++counts[static_cast<int>(c)];
-  EXPECT_EQ(counts[static_cast<int>(Component::Disk)], 1200u);
+  EXPECT_EQ(counts[static_cast<int>(Component::Disk)], 1000u);
   EXPECT_EQ(counts[static_cast<int>(Component::Bulge)], 200u);
-  EXPECT_EQ(counts[static_cast<int>(Component::Dark)], 600u);
+  EXPECT_EQ(counts[static_cast<int>(Component::Dark)], 800u);
   // the disk is thin: rms z well below the half-mass radius
   EXPECT_EQ(g.units.name, "galactic");
 }
