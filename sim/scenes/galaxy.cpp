@@ -324,7 +324,7 @@ Scene make_galaxy_collision(const Params& p) {
 
   std::ostringstream d;
   d << "two disk galaxies (mass ratio " << q << ", tilts " << p.get("tilt1") << " and "
-    << p.get("tilt2") << " deg) on an " << (e < 1 ? "elliptic" : "parabolic")
+    << p.get("tilt2") << " deg) on " << (e < 1 ? "an elliptic" : "a parabolic")
     << " orbit, pericentre " << rp << " kpc, " << n << " bodies";
   s.description = d.str();
   s.dt = 5e-4;
