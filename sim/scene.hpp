@@ -27,7 +27,7 @@ struct Scene {
 /// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers
 /// (tilt angles, pericentre, mass ratio, eccentricity, ...). Unknown keys are an error.
 struct SceneParams {
-  std::size_t n = 0;       ///< 0: the scene's default N
+  std::size_t n = 0;       ///< 0: the scene's default N; must be 2..2^26; ignored when !has_n
   std::uint64_t seed = 1;  ///< RNG seed
   std::map<std::string, double> values;
 };
