@@ -1,0 +1,440 @@
+// `nbody bench`: sweeps kernels x precision x N x tunables without a window, times steps
+// (CUDA events on the GPU, wall clock on the CPU), checks accelerations against the double
+// reference on a sample of bodies, and prints a table plus optional CSV/JSON. Uses only the
+// kernel table, so it works in builds without CUDA.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <omp.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.hpp"
+#include "sim/backend.hpp"
+#include "sim/error.hpp"
+
+namespace nbody::app {
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> kernels;
+  std::vector<std::string> precisions{"float"};
+  std::vector<long long> n{4096, 16384, 65536};
+  std::vector<int> block_size, block_y, luf, unroll, threads;
+  int steps = 10;
+  int repeats = 5;
+  int warmup = 2;
+  int sample = 256;
+  double softening = 0.01;
+  double budget_s = 30;
+  unsigned seed = 1;
+  std::string csv, json;
+};
+
+// one measured configuration
+struct Row {
+  std::string kernel;
+  Precision precision = Precision::Float;
+  long long n = 0;
+  std::map<std::string, int> tunables;  // key -> value, only the kernel's own
+  int steps = 0, repeats = 0;
+  double ms_median = 0, ms_min = 0, ms_max = 0;
+  double interactions = 0, gflops = 0, speedup = 0;
+  double err_norm = 0, err_max = 0;
+  bool gpu = false;
+};
+
+// uniform random bodies in the unit sphere, total mass 1
+Bodies make_bodies(long long n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Bodies b;
+  b.reserve(static_cast<std::size_t>(n));
+  while (static_cast<long long>(b.size()) < n) {
+    const double x = u(rng), y = u(rng), z = u(rng);
+    if (x * x + y * y + z * z > 1) continue;
+    b.add(x, y, z, 0.1 * u(rng), 0.1 * u(rng), 0.1 * u(rng), 1.0 / n);
+  }
+  return b;
+}
+
+// the bodies as a backend of precision p holds them (rounded to float for float)
+Bodies rounded(const Bodies& b, Precision p) {
+  if (p == Precision::Double) return b;
+  Bodies r = b;
+  for (auto* v : {&r.x, &r.y, &r.z, &r.vx, &r.vy, &r.vz, &r.m})
+    for (double& e : *v)
+      e = static_cast<float>(e);
+  return r;
+}
+
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t count) {
+  std::vector<std::size_t> idx;
+  for (std::size_t k = 0; k < std::min(n, count); ++k)
+    idx.push_back(k * n / std::min(n, count));
+  return idx;
+}
+
+// direct sum in double for the sample (the cpu-reference formula), O(sample x N)
+struct Reference {
+  std::vector<std::size_t> idx;
+  std::vector<double> ax, ay, az;
+};
+Reference reference(const Bodies& b, std::size_t sample, double G, double eps) {
+  Reference r;
+  r.idx = sample_indices(b.size(), sample);
+  const std::size_t s = r.idx.size();
+  r.ax.assign(s, 0);
+  r.ay.assign(s, 0);
+  r.az.assign(s, 0);
+  const double eps2 = eps * eps;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long k = 0; k < static_cast<long>(s); ++k) {
+    const std::size_t i = r.idx[k];
+    double sx = 0, sy = 0, sz = 0;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
+      const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+      if (r2 == 0) continue;
+      const double inv = 1.0 / std::sqrt(r2);
+      const double f = b.m[j] * inv * inv * inv;
+      sx += dx * f;
+      sy += dy * f;
+      sz += dz * f;
+    }
+    r.ax[k] = G * sx;
+    r.ay[k] = G * sy;
+    r.az[k] = G * sz;
+  }
+  return r;
+}
+
+// every combination of the kernel's tunables: the option's list when given, else the default
+std::vector<std::map<std::string, int>> tunable_grid(const KernelInfo& k, const BenchOptions& o) {
+  const std::map<std::string, const std::vector<int>*> lists = {{"block_size", &o.block_size},
+                                                                {"block_y", &o.block_y},
+                                                                {"luf", &o.luf},
+                                                                {"unroll", &o.unroll},
+                                                                {"threads", &o.threads}};
+  std::vector<std::map<std::string, int>> grid{{}};
+  for (const Tunable& t : k.tunables) {
+    std::vector<int> values{t.def};
+    const auto it = lists.find(t.key);
+    if (it != lists.end() && !it->second->empty()) values = *it->second;
+    std::vector<std::map<std::string, int>> next;
+    for (const auto& g : grid)
+      for (int v : values) {
+        auto c = g;
+        c[t.key] = v;
+        next.push_back(c);
+      }
+    grid = next;
+  }
+  return grid;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string tunables_text(const Row& r) {
+  std::string s;
+  for (const auto& [k, v] : r.tunables) {
+    if (k == "block_size") continue;
+    s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string cell(const Row& r, const char* key) {
+  const auto it = r.tunables.find(key);
+  return it == r.tunables.end() ? "-" : std::to_string(it->second);
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", std::localtime(&t));
+  return buf;
+}
+
+// one configuration: accuracy on fresh bodies, then warm-up and timed repeats
+Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Reference& ref,
+            const std::map<std::string, int>& tun, const BenchOptions& o) {
+  SimParams p;
+  p.kernel = k.name;
+  p.precision = pr;
+  p.G = 1.0;
+  p.softening = o.softening;
+  p.dt = 1e-4;
+  for (const Tunable& t : k.tunables)
+    p.*(t.field) = tun.at(t.key);
+  Row r;
+  r.kernel = k.name;
+  r.precision = pr;
+  r.n = static_cast<long long>(bodies.size());
+  r.tunables = tun;
+  r.gpu = k.gpu;
+  auto b = make_backend(p);
+  b->set_bodies(bodies);
+  // accuracy on the sample
+  std::vector<double> ax, ay, az, sx, sy, sz;
+  b->compute_accelerations(p, ax, ay, az);
+  for (std::size_t i : ref.idx) {
+    sx.push_back(ax[i]);
+    sy.push_back(ay[i]);
+    sz.push_back(az[i]);
+  }
+  const AccelError e = acceleration_error(sx, sy, sz, ref.ax, ref.ay, ref.az);
+  r.err_norm = e.normwise;
+  r.err_max = e.max;
+  // warm-up, then fit the steps into the time budget
+  b->step(p, std::max(1, o.warmup));
+  const double t1 = std::max(1e-6, b->last_step_ms());
+  int steps = o.steps;
+  const double budget_ms = o.budget_s * 1000.0;
+  if (t1 * steps * o.repeats > budget_ms)
+    steps = std::max(1, static_cast<int>(budget_ms / (t1 * o.repeats)));
+  std::vector<double> times;
+  for (int i = 0; i < o.repeats; ++i) {
+    b->step(p, steps);
+    times.push_back(b->last_step_ms());
+  }
+  r.steps = steps;
+  r.repeats = o.repeats;
+  r.ms_median = median(times);
+  r.ms_min = *std::min_element(times.begin(), times.end());
+  r.ms_max = *std::max_element(times.begin(), times.end());
+  const double nn = static_cast<double>(r.n) * static_cast<double>(r.n);
+  r.interactions = nn / (r.ms_median * 1e-3);
+  const double flops = pr == Precision::Double ? 30.0 : k.flops_per_interaction;
+  r.gflops = r.interactions * flops * 1e-9;
+  return r;
+}
+
+void print_row(const Row& r) {
+  std::printf("%-14s %-6s %9lld %6s %-18s %10.4f %10.4f %10.4f %11.4g %9.1f %8.2f %9.2e %9.2e\n",
+              r.kernel.c_str(), precision_name(r.precision), r.n, cell(r, "block_size").c_str(),
+              tunables_text(r).c_str(), r.ms_median, r.ms_min, r.ms_max, r.interactions, r.gflops,
+              r.speedup, r.err_norm, r.err_max);
+  std::fflush(stdout);
+}
+
+void write_csv(const std::string& path, const std::vector<Row>& rows, const std::string& device) {
+  std::ofstream f(path);
+  if (!f) fail("--csv: cannot write '", path, "'");
+  f << "# nbody bench, " << today() << ", " << device << "\n";
+  f << "kernel,precision,n,block_size,block_y,luf,unroll,threads,steps,repeats,ms_median,ms_min,"
+       "ms_max,interactions_per_s,gflops,speedup_vs_baseline,err_normwise,err_max\n";
+  for (const Row& r : rows) {
+    f << r.kernel << "," << precision_name(r.precision) << "," << r.n << ","
+      << cell(r, "block_size") << "," << cell(r, "block_y") << "," << cell(r, "luf") << ","
+      << cell(r, "unroll") << "," << cell(r, "threads") << "," << r.steps << "," << r.repeats << ","
+      << r.ms_median << "," << r.ms_min << "," << r.ms_max << "," << r.interactions << ","
+      << r.gflops << "," << r.speedup << "," << r.err_norm << "," << r.err_max << "\n";
+  }
+  if (!f) fail("--csv: error while writing '", path, "'");
+}
+
+void write_json(const std::string& path, const std::vector<Row>& rows, const std::string& device,
+                bool gpu, const BenchOptions& o) {
+  nlohmann::json j;
+  j["date"] = today();
+  j["device"] = device;
+  j["cuda_available"] = gpu;
+  j["cpu_threads"] = omp_get_max_threads();
+  j["steps"] = o.steps;
+  j["repeats"] = o.repeats;
+  j["softening"] = o.softening;
+  j["sample"] = o.sample;
+  j["results"] = nlohmann::json::array();
+  for (const Row& r : rows) {
+    nlohmann::json x;
+    x["kernel"] = r.kernel;
+    x["gpu"] = r.gpu;
+    x["precision"] = precision_name(r.precision);
+    x["n"] = r.n;
+    x["tunables"] = r.tunables;
+    x["steps"] = r.steps;
+    x["repeats"] = r.repeats;
+    x["ms_per_step"] = {{"median", r.ms_median}, {"min", r.ms_min}, {"max", r.ms_max}};
+    x["interactions_per_s"] = r.interactions;
+    x["gflops"] = r.gflops;
+    x["speedup_vs_baseline"] = r.speedup;
+    x["error"] = {{"normwise", r.err_norm}, {"max", r.err_max}};
+    j["results"].push_back(x);
+  }
+  std::ofstream f(path);
+  if (!f) fail("--json: cannot write '", path, "'");
+  f << j.dump(2) << "\n";
+  if (!f) fail("--json: error while writing '", path, "'");
+}
+
+void run_bench(const BenchOptions& o) {
+  if (o.steps < 1) fail("--steps must be >= 1 (got ", o.steps, ")");
+  if (o.repeats < 1) fail("--repeats must be >= 1 (got ", o.repeats, ")");
+  if (o.sample < 256) fail("--sample must be >= 256 (got ", o.sample, ")");
+  for (long long n : o.n)
+    if (n < 1 || n > (1LL << 28)) fail("--n: ", n, " is outside 1..268435456");
+  // the device line, or why there is none
+  const bool gpu = cuda_available();
+  const std::string device = cuda_device_summary();
+  std::printf("GPU: %s\n", device.c_str());
+  std::printf("CPU: %d OpenMP threads\n", omp_get_max_threads());
+  if (!gpu) std::printf("no CUDA device: GPU kernels are skipped, the CPU backends still run\n");
+  // kernels: the requested ones, or every one this machine can run
+  std::vector<const KernelInfo*> kernels;
+  if (o.kernels.empty() || (o.kernels.size() == 1 && o.kernels[0] == "all")) {
+    for (const KernelInfo& k : kernel_table())
+      if (!k.gpu || gpu) kernels.push_back(&k);
+  } else {
+    for (const std::string& name : o.kernels) {
+      const KernelInfo& k = find_kernel(name);
+      if (k.gpu && !gpu) {
+        std::printf("skipping %s: %s\n", name.c_str(), device.c_str());
+        continue;
+      }
+      kernels.push_back(&k);
+    }
+  }
+  if (kernels.empty()) fail("bench: no kernel to run on this machine (", device, ")");
+  std::vector<Precision> precisions;
+  for (const std::string& s : o.precisions)
+    precisions.push_back(parse_precision(s, "--precision"));
+  // check every tunable list against the kernels that have it
+  for (const KernelInfo* k : kernels)
+    for (const auto& g : tunable_grid(*k, o))
+      for (const Tunable& t : k->tunables)
+        if (!t.valid(g.at(t.key)))
+          fail("--", t.key, ": ", g.at(t.key), " is not valid for kernel '", k->name,
+               "' (allowed: ", t.allowed(), ")");
+
+  std::printf(
+      "steps %d x repeats %d after %d warm-up steps; error vs the double reference on %d "
+      "bodies; eps = %g\n\n",
+      o.steps, o.repeats, o.warmup, o.sample, o.softening);
+  std::printf("%-14s %-6s %9s %6s %-18s %10s %10s %10s %11s %9s %8s %9s %9s\n", "kernel", "prec",
+              "N", "block", "other", "ms/step", "min", "max", "inter/s", "GFLOP/s", "speedup",
+              "err-norm", "err-max");
+  std::vector<Row> rows;
+  for (long long n : o.n) {
+    const Bodies bodies = make_bodies(n, o.seed);
+    for (Precision requested : precisions) {
+      const Bodies held = rounded(bodies, requested);
+      const Reference ref = reference(held, static_cast<std::size_t>(o.sample), 1.0, o.softening);
+      const Reference ref_d =
+          requested == Precision::Double
+              ? ref
+              : reference(bodies, static_cast<std::size_t>(o.sample), 1.0, o.softening);
+      for (const KernelInfo* k : kernels) {
+        // a kernel of one precision runs in that one (cpu-reference: double)
+        Precision pr = requested;
+        if (pr == Precision::Float && !k->supports_float) pr = Precision::Double;
+        if (pr == Precision::Double && !k->supports_double) pr = Precision::Float;
+        if (pr != requested &&
+            std::find(precisions.begin(), precisions.end(), pr) != precisions.end())
+          continue;  // measured under its own precision
+        for (const auto& tun : tunable_grid(*k, o)) {
+          try {
+            rows.push_back(measure(*k, pr, pr == Precision::Double ? bodies : held,
+                                   pr == requested ? ref : ref_d, tun, o));
+          } catch (const Error& e) {
+            std::printf("%-14s %-6s %9lld  failed: %s\n", k->name.c_str(), precision_name(pr), n,
+                        e.what());
+            continue;
+          }
+          print_row(rows.back());
+        }
+      }
+    }
+  }
+  // speedup vs the best naive (or the first kernel's best) of the same precision and N
+  const std::string base =
+      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.kernel == "naive"; })
+          ? "naive"
+          : kernels.front()->name;
+  for (Row& r : rows) {
+    // same precision when the baseline ran in it, else any precision (cpu-reference: double)
+    double same = 0, any = 0;
+    for (const Row& b : rows)
+      if (b.kernel == base && b.n == r.n) {
+        any = std::max(any, b.interactions);
+        if (b.precision == r.precision) same = std::max(same, b.interactions);
+      }
+    const double best = same > 0 ? same : any;
+    r.speedup = best > 0 ? r.interactions / best : 0;
+  }
+  std::printf(
+      "\nwith speedup vs %s (its best configuration at the same N, same precision when "
+      "measured):\n",
+      base.c_str());
+  for (const Row& r : rows)
+    print_row(r);
+  // the best configuration per N and precision
+  std::printf("\nbest per N:\n");
+  std::map<std::pair<int, long long>, const Row*> best;
+  for (const Row& r : rows) {
+    const Row*& b = best[{static_cast<int>(r.precision), r.n}];
+    if (!b || r.interactions > b->interactions) b = &r;
+  }
+  for (const auto& [key, r] : best)
+    std::printf("  %-6s N = %-9lld %-10s block %-5s %-18s %.4g interactions/s (%.1f GFLOP/s)\n",
+                precision_name(r->precision), r->n, r->kernel.c_str(),
+                cell(*r, "block_size").c_str(), tunables_text(*r).c_str(), r->interactions,
+                r->gflops);
+  if (!o.csv.empty()) write_csv(o.csv, rows, device);
+  if (!o.json.empty()) write_json(o.json, rows, device, gpu, o);
+}
+
+}  // namespace
+
+void register_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench",
+      "Compare force kernels: time steps (CUDA events on the GPU), interactions/s, GFLOP/s and "
+      "the error against the double-precision reference on a sample of bodies");
+  cmd->add_option("--kernels", o->kernels,
+                  "kernels to run, comma-separated (default: all this machine can run)")
+      ->delimiter(',');
+  cmd->add_option("--precision", o->precisions, "float, double or float,double")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--n", o->n, "numbers of bodies, comma-separated")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--block-size", o->block_size, "GPU block sizes (default: each kernel's)")
+      ->delimiter(',');
+  cmd->add_option("--block-y", o->block_y, "tiled2d bodies per thread (0 = auto)")->delimiter(',');
+  cmd->add_option("--luf", o->luf, "tiled2d j-splits (0 = auto)")->delimiter(',');
+  cmd->add_option("--unroll", o->unroll, "tiled unroll factors")->delimiter(',');
+  cmd->add_option("--threads", o->threads, "CPU threads (0 = all)")->delimiter(',');
+  cmd->add_option("--steps", o->steps, "leapfrog steps per timed repeat")->capture_default_str();
+  cmd->add_option("--repeats", o->repeats, "timed repeats (median, min, max)")
+      ->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "warm-up steps before timing")->capture_default_str();
+  cmd->add_option("--sample", o->sample, "bodies checked against the reference (>= 256)")
+      ->capture_default_str();
+  cmd->add_option("--softening", o->softening, "softening length eps")->capture_default_str();
+  cmd->add_option("--budget", o->budget_s,
+                  "seconds of timed steps per configuration; fewer steps when one is slow")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "random seed of the bodies")->capture_default_str();
+  cmd->add_option("--csv", o->csv, "write the results as CSV");
+  cmd->add_option("--json", o->json, "write the results as JSON");
+  cmd->callback([o] { run_bench(*o); });
+}
+
+}  // namespace nbody::app
