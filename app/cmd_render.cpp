@@ -22,6 +22,9 @@ void register_gui_commands(CLI::App& app) {
       ->group("Window");
   app.add_option("--screenshot", g.screenshot, "PNG written at the end of --smoke-test")
       ->group("Window");
+  app.add_option("--panel-open", g.panel_open,
+                 "panel sections open at start: scene,display,map,health,classroom,help")
+      ->group("Window");
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");

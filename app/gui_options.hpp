@@ -11,6 +11,7 @@ struct GuiOptions {
   int smoke_frames = 0;     ///< > 0: run this many frames, write --screenshot, quit
   std::string screenshot;   ///< PNG written after the smoke frames
   bool no_interop = false;  ///< force device -> host -> GL copies
+  std::string panel_open;   ///< panel sections open at start (comma list)
 };
 
 /// The process-wide window options.

@@ -14,8 +14,6 @@
 namespace nbody::app {
 namespace {
 
-constexpr float kPanelWidth = 390.0f;
-
 ImU32 to_u32(const glm::vec3& c) {
   return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
 }
@@ -372,14 +370,24 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   if (!v.error().empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", v.error().c_str());
   if (!v.message().empty()) ImGui::TextDisabled("%s", v.message().c_str());
 
+  // sections named in --panel-open start open
+  auto open = [&](const char* key) {
+    if (s.open.find(key) != std::string::npos) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  };
+  open("scene");
   if (ImGui::CollapsingHeader("Scene")) scene_section(v, s);
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(v);
   if (ImGui::CollapsingHeader("Physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(v);
+  open("display");
   if (ImGui::CollapsingHeader("Display")) display_section(v);
+  open("map");
   if (ImGui::CollapsingHeader("Activity-density map")) map_section(v);
   if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) timings_section(v);
+  open("health");
   if (ImGui::CollapsingHeader("Physics health")) health_section(v);
+  open("classroom");
   if (ImGui::CollapsingHeader("Classroom")) classroom_section(v, s);
+  open("help");
   if (ImGui::CollapsingHeader("Help")) help_section();
   ImGui::PopItemWidth();
   ImGui::End();

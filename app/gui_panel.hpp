@@ -8,6 +8,9 @@
 
 namespace nbody::app {
 
+/// Width of the panel in window pixels.
+inline constexpr float kPanelWidth = 390.0f;
+
 /// What the panel keeps between frames that is not a viewer setting.
 struct PanelState {
   bool visible = true;
@@ -21,6 +24,7 @@ struct PanelState {
   char record_dir[256] = "nbody_frames";
   std::string record_status;
   bool quit = false;
+  std::string open;  ///< sections to open at start: "scene,display,map,health,classroom,help"
 };
 
 /// Draws the panel at the left of a width×height window.

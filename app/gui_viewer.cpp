@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "render/gl_check.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
@@ -57,7 +59,6 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop)
       allow_interop_(allow_interop) {
   preset_name = scene.name;
   start_scene(std::move(scene));
-  if (!cuda_available()) interop_note_ = "no CUDA device: CPU kernels, positions uploaded";
 }
 
 Viewer::~Viewer() {
@@ -122,7 +123,7 @@ void Viewer::start_scene(Scene scene) {
   style.mass_size = small ? 1.0f : 0.0f;
   style.point_size = small ? 7.0f : (b.size() <= 20000 ? 2.5f : 2.0f);
   style.brightness = small ? 1.0f : std::clamp(2.0f * std::sqrt(16384.0f / b.size()), 0.25f, 1.0f);
-  style.color = small ? render::ColorMode::Mass : render::ColorMode::Speed;
+  style.color = small ? render::ColorMode::Component : render::ColorMode::Speed;
 
   trails_enabled = sim_->scene().trails && trails_possible();
   if (trails_possible()) trails_->reset(b.size(), trail_length, xyzm_.data(), 4);
@@ -436,13 +437,16 @@ void Viewer::draw(int width, int height) {
   glClearColor(0.015f, 0.015f, 0.03f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
-  glm::mat4 view = camera_.view(), proj = camera_.projection(aspect);
+  // shift the projection centre right of the panel
+  glm::mat4 shift =
+      glm::translate(glm::mat4(1.0f), glm::vec3(view_offset_px / static_cast<float>(width), 0, 0));
+  glm::mat4 view = camera_.view(), proj = shift * camera_.projection(aspect);
   if (map.enabled && map.overlay && density_->size() > 0) {
     glm::vec4 bounds(map.params.u_min, map.params.u_max, map.params.v_min, map.params.v_max);
     density_->draw_overlay(proj * view, static_cast<int>(map.params.plane), bounds,
                            map.overlay_alpha);
   }
-  if (trails_enabled && trails_possible()) trails_->draw(proj * view, 0.8f);
+  if (trails_enabled && trails_possible()) trails_->draw(proj * view, 1.0f);
   particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style);
 }
 

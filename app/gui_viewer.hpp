@@ -101,7 +101,8 @@ class Viewer {
   bool paused = false;
   bool trails_enabled = false;
   int trail_length = 400;
-  int health_every = 30;  ///< frames between health checks
+  int health_every = 30;     ///< frames between health checks
+  float view_offset_px = 0;  ///< the 3D view's centre moves right by this many pixels (panel)
   PendingRequest pending;
   // scene requests
   std::string preset_name;

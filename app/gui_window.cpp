@@ -1,5 +1,6 @@
 // The window: GLFW + OpenGL 4.5 core + Dear ImGui around the Viewer. Start-up order: window,
 // GL loader, ImGui, viewer; shutdown runs in reverse.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -162,6 +163,7 @@ int run_gui(const LaunchOptions& launch_options) {
   viewer.params = launch.params;
   viewer.pending.switch_kernel = true;
   PanelState panel;
+  panel.open = opt.panel_open;
   panel.ffmpeg_available = have_ffmpeg();
   for (std::size_t i = 0; i < scene_table().size(); ++i)
     if (scene_table()[i].name == launch.scene.name) panel.scene_index = static_cast<int>(i);
@@ -223,6 +225,8 @@ int run_gui(const LaunchOptions& launch_options) {
 
     // simulate and draw the bodies
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    viewer.view_offset_px =
+        panel.visible ? kPanelWidth * static_cast<float>(fbw) / std::max(ww, 1) : 0;
     viewer.frame(fbw, fbh);
 
     // recording captures the 3D view without the panel

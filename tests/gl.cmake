@@ -1,0 +1,11 @@
+# GL tests (label "gl"): included from tests/CMakeLists.txt in GUI builds.
+#   test_gui_smoke      the window under Xvfb + Mesa (CPU kernels): frames, screenshot, quit
+#   test_headless       EGL offscreen context, viewer frames, PNG capture, shader error names
+#   test_interop        CUDA-GL interop: the GL buffer holds the simulation's positions (GPU)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(STB_TEST REQUIRED IMPORTED_TARGET stb)
+
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_smoke.cpp gl PkgConfig::STB_TEST)
+add_dependencies(test_gui_smoke nbody)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_headless.cpp gl nbody_gui PkgConfig::STB_TEST)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_interop.cpp gl nbody_gui)
