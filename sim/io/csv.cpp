@@ -204,8 +204,22 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
   bool have_dt = false, have_eps = false, have_cam = false;
   Bodies& b = s.bodies;
   std::vector<std::string> names;
+  // the stream's length, when it has one, for the progress line
+  std::size_t total = 0;
+  const auto start = in.tellg();
+  if (opt.progress && start != std::streampos(-1) && in.seekg(0, std::ios::end)) {
+    const auto end = in.tellg();
+    if (end != std::streampos(-1) && end > start) total = static_cast<std::size_t>(end - start);
+    in.seekg(start);
+  }
+  in.clear();
+  detail::Progress prog(opt, total, 4u << 20);
   while (std::getline(in, line)) {
     ++lineno;
+    if ((lineno & 0xFFFF) == 0 && total > 0) {
+      const auto pos = in.tellg();
+      if (pos != std::streampos(-1)) prog.fraction(double(pos - start) / double(total));
+    }
     std::string_view l = trim(line);
     if (lineno == 1 && l.size() >= 3 && static_cast<unsigned char>(l[0]) == 0xEF &&
         static_cast<unsigned char>(l[1]) == 0xBB && static_cast<unsigned char>(l[2]) == 0xBF) {
@@ -291,6 +305,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
     names.push_back(std::move(label));
   }
   if (in.bad()) fail(source, ": read error");
+  prog.done();
   if (!have_header) fail(source, ": empty file (expected a '# nbody csv v1 ...' header and rows)");
   if (b.empty()) fail(source, ": no bodies (N = 0)");
   if (any_name) b.name = std::move(names);

@@ -195,3 +195,18 @@ TEST(CsvBadInput, WrongColumnHeader) {
   auto m = error_of([] { parse(kHeader + "x,y,z,vx,vy,vz,mass\n", "col.csv"); });
   EXPECT_NE(m.find("column 7 is named 'mass'"), std::string::npos) << m;
 }
+
+TEST(Csv, ProgressForLargeStreams) {
+  std::string text = kHeader;
+  for (int i = 0; i < 200000; ++i)
+    text += "1.2345678901,2.345678901,3.45678901,0.1,0.2,0.3,0.001\n";
+  std::istringstream in(text);
+  io::LoadOptions opt;
+  int calls = 0;
+  double last = 0;
+  opt.progress = [&](double f) { ++calls, last = f; };
+  Scene r = io::read_csv(in, "big.csv", opt);
+  EXPECT_EQ(r.bodies.size(), 200000u);
+  EXPECT_GE(calls, 2);
+  EXPECT_EQ(last, 1.0);
+}
