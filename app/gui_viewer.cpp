@@ -376,7 +376,7 @@ void Viewer::fit_map_bounds() {
   float cu = percentile(u, 0.5f), cv = percentile(v, 0.5f);
   for (std::size_t i = 0; i < u.size(); ++i)
     r.push_back(std::max(std::abs(u[i] - cu), std::abs(v[i] - cv)));
-  float h = std::max(percentile(r, 0.97f) * 1.15f, 1e-6f);
+  float h = std::max(percentile(r, 0.9f) * 1.1f, 1e-6f);
   map.params.u_min = cu - h;
   map.params.u_max = cu + h;
   map.params.v_min = cv - h;
