@@ -162,9 +162,6 @@ void write_agora(const std::string& dir, const Scene& s) {
     }
   };
   for (int k = 0; k < 4; ++k) {
-    std::size_t count = 0;
-    for (Component comp : b.component)
-      count += file_of(comp) == k;
     const std::string path = (fs::path(dir) / kFiles[k].file).string();
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) fail(path, ": cannot open for writing");

@@ -48,6 +48,8 @@ std::optional<Format> detect_buffer(const char* p, std::size_t n, std::string& t
 }
 
 [[noreturn]] void unknown_format(const std::string& path, const std::string& tipsy_reason) {
+  // a Tipsy extension: the Tipsy problem is the whole story
+  if (format_from_extension(path) == Format::TipsyXdr) fail(path, ": ", tipsy_reason);
   fail(path,
        ": unknown file format: not a native binary (no 'NBODYBIN' magic), not native CSV "
        "(no '# nbody csv' header line), and ",
