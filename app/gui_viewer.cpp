@@ -122,7 +122,7 @@ void Viewer::start_scene(Scene scene) {
   bool small = b.size() <= 64;
   style.mass_size = small ? 1.0f : 0.0f;
   style.point_size = small ? 7.0f : (b.size() <= 20000 ? 2.5f : 2.0f);
-  style.brightness = small ? 1.0f : std::clamp(2.0f * std::sqrt(16384.0f / b.size()), 0.25f, 1.0f);
+  style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / b.size()), 0.15f, 1.0f);
   style.color = small ? render::ColorMode::Component : render::ColorMode::Speed;
 
   trails_enabled = sim_->scene().trails && trails_possible();
@@ -332,7 +332,8 @@ void Viewer::check_health() {
       drift_.push(static_cast<float>(std::abs(relative_energy_drift(e0_, d.total))));
     }
   }
-  bool due = frames_ % std::max(health_every, 1) == 0 || !have_e0_;
+  if (health_every <= 0) return;  // off (headless timing runs)
+  bool due = frames_ % health_every == 0 || !have_e0_;
   if (!due) return;
   // NaN/Inf check on the positions: cheap, every k frames
   const Bodies& b = sim_->bodies();

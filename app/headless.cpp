@@ -56,7 +56,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   viewer.map.enabled = opt.map;
   viewer.map.overlay = opt.map;
   viewer.map.every = 1;
-  viewer.health_every = 1 << 30;
+  viewer.health_every = 0;  // the summary checks energy itself; no downloads per frame
   if (opt.fit) viewer.pending.fit_view = true;
   std::size_t n = viewer.sim().size();
   std::printf("scene %s, N = %zu, kernel %s (%s), %s\n", viewer.scene().name.c_str(), n,

@@ -52,7 +52,7 @@ void colorize_heat(const float* image, std::size_t n, std::vector<std::uint8_t>&
     rgba[4 * i + 0] = static_cast<std::uint8_t>(c.r * 255.0f + 0.5f);
     rgba[4 * i + 1] = static_cast<std::uint8_t>(c.g * 255.0f + 0.5f);
     rgba[4 * i + 2] = static_cast<std::uint8_t>(c.b * 255.0f + 0.5f);
-    rgba[4 * i + 3] = static_cast<std::uint8_t>(v > 0 ? 80.0f + 175.0f * v : 0.0f);
+    rgba[4 * i + 3] = 255;  // opaque in the panel; the overlay derives its alpha from the colour
   }
 }
 

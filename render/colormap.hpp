@@ -16,7 +16,7 @@ glm::vec3 speed_color(float t);
 glm::vec3 heat_color(float t);
 /// Colour of a body component (index of nbody::Component: star, disk, bulge, dark, gas, planet).
 glm::vec3 component_color(int component);
-/// Colourises a [0, 1] image with heat_color into RGBA8 (alpha from the value for overlays).
+/// Colourises a [0, 1] image with heat_color into opaque RGBA8.
 void colorize_heat(const float* image, std::size_t n, std::vector<std::uint8_t>& rgba);
 
 }  // namespace nbody::render
