@@ -76,3 +76,51 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
   render::write_png(png.string(), img);
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
 }
+
+TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  SceneParams sp;
+  sp.n = 512;
+  Scene scene = make_scene("plummer", sp);
+  SimParams p;
+  p.kernel = "cpu-openmp";
+  p.dt = scene.dt;
+  p.softening = scene.softening;
+  p.G = scene.units.G;
+  render::OffscreenTarget target(160, 120);
+  target.bind();
+  app::Viewer viewer(scene, p);
+  viewer.frame(160, 120);
+
+  // a bad file: message, the old scene keeps running
+  viewer.load_path = "/nonexistent/bodies.csv";
+  viewer.pending.load_file = true;
+  viewer.frame(160, 120);
+  EXPECT_NE(viewer.error().find("/nonexistent/bodies.csv"), std::string::npos) << viewer.error();
+  EXPECT_EQ(viewer.sim().size(), 512u);
+  EXPECT_EQ(viewer.sim().steps_done(), 2);
+
+  // a live kernel switch carries the state over
+  viewer.params.kernel = "cpu-symmetric";
+  viewer.pending.switch_kernel = true;
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.sim().backend().info().name, "cpu-symmetric");
+  EXPECT_EQ(viewer.sim().steps_done(), 3);
+
+  // the comparison runs every kernel of this build's kind for about a second each
+  viewer.pending.compare = true;
+  double start = app::now_seconds();
+  viewer.frame(160, 120);
+  while (viewer.comparing() && app::now_seconds() - start < 30)
+    viewer.frame(160, 120);
+  EXPECT_FALSE(viewer.comparing());
+  std::size_t expected = 0;
+  for (const KernelInfo& k : kernel_table())
+    expected += k.gpu == cuda_available();
+  EXPECT_EQ(viewer.compare_results().size(), expected);
+  for (const auto& r : viewer.compare_results())
+    EXPECT_GT(r.interactions_per_s, 0) << r.kernel;
+  EXPECT_EQ(viewer.params.kernel, "cpu-symmetric");  // restored
+}
