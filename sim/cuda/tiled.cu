@@ -73,7 +73,7 @@ KernelInfo tiled_row() {
   k.supports_double = true;
   k.flops_per_interaction = 20;
   k.tunables = {block_size_tunable(256),
-                {"unroll", "unroll", &SimParams::unroll, 1, 8, 1, 4,
+                {"unroll", "unroll", &SimParams::unroll, 1, 8, 1, 8,
                  "unroll factor of the loop over a shared-memory tile"}};
   k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
     const KernelInfo& info = find_kernel("tiled");
