@@ -13,6 +13,3 @@ target_compile_options(nbody_sim PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_m
 if(NBODY_CUDA_PTXAS_VERBOSE)
   target_compile_options(nbody_sim PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v>)
 endif()
-# CMake 3.25 knows no CUDA20 dialect for nvcc; the .cu files are C++17 (the headers they include
-# must stay C++17-clean)
-set_property(TARGET nbody_sim PROPERTY CUDA_STANDARD 17)
