@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "app/commands.hpp"
 #include "app/launch.hpp"
@@ -91,15 +92,11 @@ int simulate(const SimulateOptions& o) {
     Scene out = sim.scene();
     out.bodies = sim.bodies();
     // the format from --format, else from the extension (.csv, .bin, .tipsy)
-    std::string fmt = o.output_format;
-    if (fmt.empty()) {
-      const auto dot = o.output.find_last_of('.');
-      if (dot == std::string::npos) fail("--output ", o.output, ": no extension, give --format");
-      fmt = o.output.substr(dot + 1);
-    }
-    const io::Format f = io::parse_format(fmt, "--format");
-    io::save(out, o.output, f);
-    std::printf("wrote %s (%s)\n", o.output.c_str(), io::format_name(f));
+    std::optional<io::Format> f = io::format_from_extension(o.output);
+    if (!o.output_format.empty()) f = io::parse_format(o.output_format, "--format");
+    if (!f) fail("--output ", o.output, ": unknown extension, give --format");
+    io::save(out, o.output, *f);
+    std::printf("wrote %s (%s)\n", o.output.c_str(), io::format_name(*f));
   }
   return 0;
 }

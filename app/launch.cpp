@@ -65,27 +65,7 @@ io::LoadOptions load_options(const LaunchOptions& o) {
     std::fprintf(stderr, "\rloading %s: %3d%%%s", path.c_str(), pct, pct >= 100 ? "\n" : "");
     std::fflush(stderr);
   };
-  if (!o.components.empty()) {
-    lo.tipsy_gas = lo.tipsy_dark = lo.tipsy_star = false;
-    lo.agora_disk = lo.agora_bulge = lo.agora_halo = lo.agora_gas = false;
-    for (const std::string& c : o.components) {
-      if (c == "disk")
-        lo.agora_disk = true;
-      else if (c == "bulge")
-        lo.agora_bulge = true;
-      else if (c == "halo")
-        lo.agora_halo = true;
-      else if (c == "gas")
-        lo.agora_gas = lo.tipsy_gas = true;
-      else if (c == "star")
-        lo.tipsy_star = true;
-      else if (c == "dark")
-        lo.tipsy_dark = true;
-      else
-        fail("--components: unknown component '", c,
-             "' (allowed: disk, bulge, halo, gas for AGORA; star, dark, gas for Tipsy)");
-    }
-  }
+  if (!o.components.empty()) io::select_components(lo, o.components, "--components");
   return lo;
 }
 

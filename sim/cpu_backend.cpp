@@ -2,11 +2,16 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 namespace nbody {
 
 template <typename T>
-int HostBackend<T>::thread_count(const SimParams& p) {
-  return p.threads > 0 ? p.threads : omp_get_max_threads();
+int HostBackend<T>::thread_count(const SimParams& p) const {
+  const int want = p.threads > 0 ? p.threads : omp_get_max_threads();
+  // below a few hundred bodies a thread has too little work to pay for waking it
+  const long n = static_cast<long>(size());
+  return static_cast<int>(std::max(1L, std::min<long>(want, n / kMinBodiesPerThread)));
 }
 
 template <typename T>
@@ -71,6 +76,7 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
   const auto t0 = std::chrono::steady_clock::now();
   const long n = static_cast<long>(size());
   const T dt = static_cast<T>(p.dt), half = static_cast<T>(0.5 * p.dt);
+  // the reference is single-threaded
   const int nt = info_.name == "cpu-reference" ? 1 : thread_count(p);
   ensure_accelerations(p);
   for (int s = 0; s < steps; ++s) {

@@ -27,8 +27,9 @@ class HostBackend : public ForceBackend {
  protected:
   /// Fills ax_, ay_, az_ with the accelerations of x_, y_, z_ (G and ε² given).
   virtual void forces(T G, T eps2, int threads) = 0;
-  /// Threads to use for p (p.threads, 0 meaning all).
-  static int thread_count(const SimParams& p);
+  /// Threads to use for p (p.threads, 0 meaning all), at most one per kMinBodiesPerThread bodies.
+  int thread_count(const SimParams& p) const;
+  static constexpr long kMinBodiesPerThread = 256;
 
   std::vector<T> x_, y_, z_, vx_, vy_, vz_, m_, ax_, ay_, az_;
 
