@@ -75,7 +75,8 @@ std::string default_kernel() {
       for (const KernelInfo& k : kernel_table())
         if (k.name == name) return k.name;
   }
-  return "cpu-openmp";
+  // the symmetric kernel is the fastest CPU one (docs/PERFORMANCE.md)
+  return "cpu-symmetric";
 }
 
 namespace {
