@@ -44,9 +44,10 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->group("Physics");
   cmd.add_option("--block-size", o.block_size, "GPU threads per block (0: kernel default)")
       ->group("Physics");
-  cmd.add_option("--block-y", o.block_y, "tiled2d: block rows (0: kernel default)")
+  cmd.add_option("--block-y", o.block_y, "tiled2d: bodies per thread (0: auto)")->group("Physics");
+  cmd.add_option("--luf", o.luf, "tiled2d: splits of each body's j-sum (0: auto)")
       ->group("Physics");
-  cmd.add_option("--luf", o.luf, "tiled2d: bodies-per-partial-sum factor (0: kernel default)")
+  cmd.add_option("--unroll", o.unroll, "tiled: inner-loop unroll factor (0: kernel default)")
       ->group("Physics");
   cmd.add_option("--threads", o.threads, "CPU threads (0: all)")->group("Physics");
   cmd.add_option("--steps-per-frame", o.steps_per_frame, "leapfrog steps per frame")
@@ -109,6 +110,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   if (o.block_size) p.block_size = o.block_size;
   if (o.block_y) p.block_y = o.block_y;
   if (o.luf) p.luf = o.luf;
+  if (o.unroll) p.unroll = o.unroll;
   if (o.threads >= 0) p.threads = o.threads;
   p.steps_per_frame = o.steps_per_frame;
 

@@ -25,7 +25,7 @@ struct LaunchOptions {
   std::string kernel;                     ///< empty: best available (GPU if present)
   std::string precision = "float";
   std::optional<double> dt, softening, G;
-  int block_size = 0, luf = 0, block_y = 0, threads = -1;  ///< 0/-1: the kernel's default
+  int block_size = 0, luf = 0, block_y = 0, unroll = 0, threads = -1;  ///< 0/-1: kernel default
   int steps_per_frame = 1;
   // file loading
   std::string tipsy_units = "henon";

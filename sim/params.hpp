@@ -23,9 +23,9 @@ struct SimParams {
   // tunables; which ones a kernel reads is listed in its KernelInfo
   int threads = 0;       ///< CPU threads (0 = all hardware threads)
   int block_size = 256;  ///< GPU threads per block (multiple of 32, 32..1024)
-  int block_y = 1;       ///< tiled2d: thread-block rows
-  int luf = 4;           ///< tiled2d: bodies per partial sum factor (see the kernel)
-  int unroll = 4;        ///< tiled: inner-loop unroll factor
+  int block_y = 0;       ///< tiled2d: bodies per thread kept in registers (0 = auto from N)
+  int luf = 0;     ///< tiled2d: splits of each body's j-sum, reduced in a second pass (0 = auto)
+  int unroll = 8;  ///< tiled: inner-loop unroll factor
 };
 
 /// Checks every field; throws nbody::Error naming the parameter and the bad value
