@@ -78,13 +78,6 @@ Bodies rounded(const Bodies& b, Precision p) {
   return r;
 }
 
-std::vector<std::size_t> sample_indices(std::size_t n, std::size_t count) {
-  std::vector<std::size_t> idx;
-  for (std::size_t k = 0; k < std::min(n, count); ++k)
-    idx.push_back(k * n / std::min(n, count));
-  return idx;
-}
-
 // direct sum in double for the sample (the cpu-reference formula), O(sample x N)
 struct Reference {
   std::vector<std::size_t> idx;
@@ -93,29 +86,7 @@ struct Reference {
 Reference reference(const Bodies& b, std::size_t sample, double G, double eps) {
   Reference r;
   r.idx = sample_indices(b.size(), sample);
-  const std::size_t s = r.idx.size();
-  r.ax.assign(s, 0);
-  r.ay.assign(s, 0);
-  r.az.assign(s, 0);
-  const double eps2 = eps * eps;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long k = 0; k < static_cast<long>(s); ++k) {
-    const std::size_t i = r.idx[k];
-    double sx = 0, sy = 0, sz = 0;
-    for (std::size_t j = 0; j < b.size(); ++j) {
-      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
-      const double r2 = dx * dx + dy * dy + dz * dz + eps2;
-      if (r2 == 0) continue;
-      const double inv = 1.0 / std::sqrt(r2);
-      const double f = b.m[j] * inv * inv * inv;
-      sx += dx * f;
-      sy += dy * f;
-      sz += dz * f;
-    }
-    r.ax[k] = G * sx;
-    r.ay[k] = G * sy;
-    r.az[k] = G * sz;
-  }
+  reference_accelerations(b, r.idx, G, eps, r.ax, r.ay, r.az);
   return r;
 }
 

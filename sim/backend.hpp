@@ -109,6 +109,13 @@ class ForceBackend {
 struct AccelError {
   double normwise = 0, max = 0;
 };
+/// `count` indices spread evenly over 0..n-1, the first and last included (all when n <= count).
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t count);
+/// Direct-sum accelerations in double of the bodies `idx` (the cpu-reference formula, the self
+/// pair and r² = 0 skipped), O(|idx| N), parallel over the sample. For checking kernels at large N.
+void reference_accelerations(const Bodies& b, const std::vector<std::size_t>& idx, double G,
+                             double softening, std::vector<double>& ax, std::vector<double>& ay,
+                             std::vector<double>& az);
 AccelError acceleration_error(const std::vector<double>& ax, const std::vector<double>& ay,
                               const std::vector<double>& az, const std::vector<double>& rx,
                               const std::vector<double>& ry, const std::vector<double>& rz);

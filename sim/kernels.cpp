@@ -133,25 +133,4 @@ std::string cuda_device_summary() {
 }
 #endif
 
-AccelError acceleration_error(const std::vector<double>& ax, const std::vector<double>& ay,
-                              const std::vector<double>& az, const std::vector<double>& rx,
-                              const std::vector<double>& ry, const std::vector<double>& rz) {
-  AccelError e;
-  if (ax.size() != rx.size() || ay.size() != ry.size() || az.size() != rz.size())
-    fail("acceleration_error: arrays differ in length");
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < rx.size(); ++i) {
-    const double dx = ax[i] - rx[i], dy = ay[i] - ry[i], dz = az[i] - rz[i];
-    const double d2 = dx * dx + dy * dy + dz * dz;
-    const double r2 = rx[i] * rx[i] + ry[i] * ry[i] + rz[i] * rz[i];
-    num += d2;
-    den += r2;
-    const double rel = r2 > 0 ? std::sqrt(d2 / r2) : std::sqrt(d2);
-    if (std::isnan(rel) || std::isnan(e.max) || rel > e.max)
-      e.max = std::isnan(e.max) ? e.max : rel;  // a NaN stays
-  }
-  e.normwise = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  return e;
-}
-
 }  // namespace nbody

@@ -29,46 +29,4 @@ inline Bodies random_bodies(std::size_t n, unsigned seed) {
   return b;
 }
 
-/// Direct-sum accelerations in double of the bodies `idx` (the cpu-reference formula).
-inline void reference_sample(const Bodies& b, const std::vector<std::size_t>& idx, double G,
-                             double eps, std::vector<double>& ax, std::vector<double>& ay,
-                             std::vector<double>& az) {
-  const double eps2 = eps * eps;
-  ax.assign(idx.size(), 0);
-  ay.assign(idx.size(), 0);
-  az.assign(idx.size(), 0);
-#pragma omp parallel for schedule(dynamic, 4)
-  for (long k = 0; k < static_cast<long>(idx.size()); ++k) {
-    const std::size_t i = idx[k];
-    double sx = 0, sy = 0, sz = 0;
-    for (std::size_t j = 0; j < b.size(); ++j) {
-      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
-      const double r2 = dx * dx + dy * dy + dz * dz + eps2;
-      if (r2 == 0) continue;
-      const double inv = 1.0 / std::sqrt(r2);
-      const double s = b.m[j] * inv * inv * inv;
-      sx += dx * s;
-      sy += dy * s;
-      sz += dz * s;
-    }
-    ax[k] = G * sx;
-    ay[k] = G * sy;
-    az[k] = G * sz;
-  }
-}
-
-/// `count` indices spread over 0..n-1 (all of them when n <= count).
-inline std::vector<std::size_t> sample_indices(std::size_t n, std::size_t count) {
-  std::vector<std::size_t> idx;
-  if (n <= count) {
-    for (std::size_t i = 0; i < n; ++i)
-      idx.push_back(i);
-    return idx;
-  }
-  for (std::size_t k = 0; k < count; ++k)
-    idx.push_back(k * n / count);
-  idx.back() = n - 1;
-  return idx;
-}
-
 }  // namespace nbody::test

@@ -94,7 +94,7 @@ TEST_P(GpuAccel, MatchesReferenceForAllSizes) {
         ref->compute_accelerations(rp, rx, ry, rz);
       } else {
         const auto idx = sample_indices(n, 512);
-        reference_sample(h, idx, p.G, eps, rx, ry, rz);
+        reference_accelerations(h, idx, p.G, eps, rx, ry, rz);
         std::vector<double> sx, sy, sz;
         for (std::size_t i : idx) {
           sx.push_back(ax[i]);

@@ -11,10 +11,12 @@
 
 #include "sim/error.hpp"
 #include "sim/io/io.hpp"
+#include "tests/test_util.hpp"
 
 namespace iotest {
 
 using namespace nbody;
+using nbody::test::error_of;
 
 /// A fresh directory under the system temp dir, removed at the end of the test.
 class TempDir {
@@ -37,21 +39,10 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-/// The message of the nbody::Error thrown by f, or "" when none (other exceptions fail).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return {};
-}
-
 /// Expects f to throw nbody::Error whose message contains every one of `parts`.
 #define EXPECT_ERROR_MENTIONS(f, ...)                                                  \
   do {                                                                                 \
-    const std::string msg_ = ::iotest::error_of(f);                                    \
+    const std::string msg_ = ::nbody::test::error_of(f);                               \
     EXPECT_FALSE(msg_.empty()) << "no nbody::Error thrown";                            \
     for (const std::string& part_ : std::initializer_list<std::string>{__VA_ARGS__}) { \
       EXPECT_NE(msg_.find(part_), std::string::npos)                                   \

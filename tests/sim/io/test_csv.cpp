@@ -6,8 +6,10 @@
 
 #include "sim/error.hpp"
 #include "sim/io/io.hpp"
+#include "tests/test_util.hpp"
 
 using namespace nbody;
+using nbody::test::error_of;
 
 namespace {
 
@@ -22,17 +24,6 @@ Scene small_scene() {
   s.bodies.add(1, 0.1, -0.2, 0.001, 0.0172, 1e-5, 3.0e-6, Component::Planet, "Earth, \"blue\"");
   s.bodies.add(5.2, -1e-3, 0.3, 1.0 / 3.0, -7e-3, 0, 9.5e-4, Component::Planet, "Jupiter");
   return s;
-}
-
-// the message of the nbody::Error thrown by f, or "" when none
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return {};
 }
 
 Scene parse(const std::string& text, const std::string& source = "test.csv") {

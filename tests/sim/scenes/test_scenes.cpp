@@ -9,9 +9,12 @@
 #include "sim/diagnostics.hpp"
 #include "sim/error.hpp"
 #include "sim/scene.hpp"
+#include "tests/test_util.hpp"
 
 namespace nbody {
 namespace {
+
+using test::error_of;
 
 // small N so every generator runs fast
 SceneParams small(std::size_t n, std::uint64_t seed = 7) {
@@ -19,17 +22,6 @@ SceneParams small(std::size_t n, std::uint64_t seed = 7) {
   p.n = n;
   p.seed = seed;
   return p;
-}
-
-// message of the nbody::Error thrown by f, or "" when none
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(SceneTable, HasEveryScene) {

@@ -1,0 +1,73 @@
+// Accuracy helpers: the double-precision direct sum on a sample of bodies and the error measures
+// that every kernel test and the bench use.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/backend.hpp"
+#include "sim/error.hpp"
+
+namespace nbody {
+
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t count) {
+  std::vector<std::size_t> idx;
+  if (n <= count) {
+    for (std::size_t i = 0; i < n; ++i)
+      idx.push_back(i);
+    return idx;
+  }
+  for (std::size_t k = 0; k < count; ++k)
+    idx.push_back(k * n / count);
+  if (!idx.empty()) idx.back() = n - 1;
+  return idx;
+}
+
+void reference_accelerations(const Bodies& b, const std::vector<std::size_t>& idx, double G,
+                             double softening, std::vector<double>& ax, std::vector<double>& ay,
+                             std::vector<double>& az) {
+  const double eps2 = softening * softening;
+  ax.assign(idx.size(), 0);
+  ay.assign(idx.size(), 0);
+  az.assign(idx.size(), 0);
+#pragma omp parallel for schedule(dynamic, 4)
+  for (long k = 0; k < static_cast<long>(idx.size()); ++k) {
+    const std::size_t i = idx[k];
+    double sx = 0, sy = 0, sz = 0;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      if (j == i) continue;
+      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
+      const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+      if (r2 == 0) continue;
+      const double inv = 1.0 / std::sqrt(r2);
+      const double s = b.m[j] * inv * inv * inv;
+      sx += dx * s;
+      sy += dy * s;
+      sz += dz * s;
+    }
+    ax[k] = G * sx;
+    ay[k] = G * sy;
+    az[k] = G * sz;
+  }
+}
+
+AccelError acceleration_error(const std::vector<double>& ax, const std::vector<double>& ay,
+                              const std::vector<double>& az, const std::vector<double>& rx,
+                              const std::vector<double>& ry, const std::vector<double>& rz) {
+  AccelError e;
+  if (ax.size() != rx.size() || ay.size() != ry.size() || az.size() != rz.size())
+    fail("acceleration_error: arrays differ in length");
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < rx.size(); ++i) {
+    const double dx = ax[i] - rx[i], dy = ay[i] - ry[i], dz = az[i] - rz[i];
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    const double r2 = rx[i] * rx[i] + ry[i] * ry[i] + rz[i] * rz[i];
+    num += d2;
+    den += r2;
+    const double rel = r2 > 0 ? std::sqrt(d2 / r2) : std::sqrt(d2);
+    if (std::isnan(rel) || std::isnan(e.max) || rel > e.max)
+      e.max = std::isnan(e.max) ? e.max : rel;  // a NaN stays
+  }
+  e.normwise = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  return e;
+}
+
+}  // namespace nbody
