@@ -98,6 +98,31 @@ def sweep(rows, top=8):
     return out
 
 
+# issue 3's targets for the best kernel: (precision, N) -> interactions/s
+TARGETS = {("float", 16384): 1.5e12, ("float", 65536): 2.0e12, ("float", 262144): 2.1e12,
+           ("float", 1048576): 2.15e12, ("double", 262144): 0.9e12}
+
+
+def targets(std, allrows):
+    out = ["| precision | N | target | tiled2d at its defaults | best measured (config) | |",
+           "|---|---:|---:|---:|---|---|"]
+    for (prec, n), goal in sorted(TARGETS.items()):
+        d = [r for r in std if r["kernel"] == "tiled2d" and (r["precision"], r["n"]) == (prec, n)]
+        a = [r for r in allrows if (r["precision"], r["n"]) == (prec, n)]
+        if not a:
+            continue
+        best = max(a, key=lambda r: r["interactions_per_s"])
+        dv = d[0]["interactions_per_s"] if d else None
+        got = dv if dv is not None else best["interactions_per_s"]
+        verdict = ("met" if got >= goal else f"missed by {100 * (1 - got / goal):.1f}%") + (
+            "" if dv is not None else " (best config)")
+        out.append(f"| {prec} | {n:,} | {goal:.3g} | {dv:.3e} | " if dv is not None else
+                   f"| {prec} | {n:,} | {goal:.3g} | - | ")
+        out[-1] += (f"{best['interactions_per_s']:.3e} ({best['kernel']} block {block(best)} "
+                    f"{others(best)}) | {verdict} |")
+    return out
+
+
 def section(runs):
     std = [r for name, j in runs if name.startswith("std") for r in j["results"]]
     swp = [r for name, j in runs if name.startswith("sweep") for r in j["results"]]
@@ -114,6 +139,8 @@ def section(runs):
         lines += ["### Ratios (the seeds' comparisons)", ""] + ratios(std) + [""]
     allrows = std + swp
     if allrows:
+        lines += ["### Targets of issue 3 (met or missed at the defaults)", ""] + targets(
+            std, allrows) + [""]
         lines += ["### Best configuration per N (all runs)", ""] + best_per_n(allrows) + [""]
     if swp:
         lines += ["### Tuning sweeps (best 8 per N and the worst)", ""] + sweep(swp) + [""]

@@ -23,7 +23,7 @@ run() {
     tee "$OUT/$name.txt" | sed -n '/^with speedup/,$p'
 }
 
-common=(--steps 10 --repeats 5 --warmup 2 --budget 3)
+common=(--steps 10 --repeats 5 --warmup 2 --budget ${BENCH_BUDGET:-3})
 # the three kernels side by side at their defaults, float and double
 run std_float --kernels naive,tiled,tiled2d --precision float \
   --n 4096,16384,32768,65536,262144,1048576 "${common[@]}"
@@ -34,11 +34,12 @@ run sweep_tiled --kernels tiled --precision float --n 16384,65536 \
   --block-size 64,128,256,512,1024 --unroll 1,2,4,8 "${common[@]}"
 # block size, bodies per thread and j-splits of tiled2d
 run sweep_tiled2d_small --kernels tiled2d --precision float --n 4096,16384,65536 \
-  --block-size 64,128,256,512 --block-y 1,2,4 --luf 0,1,4,16,64 "${common[@]}"
+  --block-size 64,128,256,512 --block-y 1,2,4,8 --luf 0,1,4,16,64 "${common[@]}"
+# large N: the luf values around the auto rule's (6 to 64 waves of blocks)
 run sweep_tiled2d_large --kernels tiled2d --precision float --n 262144,1048576 \
-  --block-size 128,256 --block-y 2,4 --luf 0,1,4 "${common[@]}"
+  --block-size 128,256 --block-y 4,8 --luf 0,1,16,64 "${common[@]}"
 run sweep_tiled2d_double --kernels tiled2d --precision double --n 65536,262144 \
-  --block-size 64,128,256 --block-y 1,2 --luf 0,1,4 "${common[@]}"
+  --block-size 128,256 --block-y 1,2,3,4 --luf 0,4 "${common[@]}"
 
 if [ "$DOC" != "-" ]; then
   /usr/bin/python3 "$HERE/bench_gpu.py" --doc "$DOC" "$OUT"/*.json

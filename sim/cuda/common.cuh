@@ -49,18 +49,65 @@ __device__ __forceinline__ double fast_rsqrt(double x) {
 /// FLOPs: 3 sub + 6 (|d|² + ε²) + 4 (rsqrt) + 4 (m·r⁻³) + 6 (3 fma) = 20 per interaction
 /// (the GPU Gems 3 ch. 31 convention; 30 is used for double).
 /// Guard (only when ε = 0): r² = 0 (the body itself) and massless padding contribute 0, not NaN.
+/// float: 13 instructions (3 FADD, 3 FFMA, MUFU.RSQ, 3 FMUL, 3 FFMA); m·r⁻³ as (r⁻¹·r⁻¹)(m·r⁻¹)
+/// so that the chain after the MUFU is two multiplies deep.
 template <typename T, bool Guard>
 __device__ __forceinline__ void interact(T xi, T yi, T zi, const Vec4<T>& pj, T eps2, T& ax, T& ay,
                                          T& az) {
   const T dx = pj.x - xi, dy = pj.y - yi, dz = pj.z - zi;
   const T r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, eps2)));
   const T inv = fast_rsqrt(r2);
-  T s = pj.w * inv * inv * inv;
+  T s = (inv * inv) * (pj.w * inv);
   if constexpr (Guard) s = (r2 > T(0) && pj.w != T(0)) ? s : T(0);
   ax = fma(dx, s, ax);
   ay = fma(dy, s, ay);
   az = fma(dz, s, az);
 }
+
+/// rsqrt.approx.ftz.f64: MUFU.RSQ64H alone (the high word of r⁻¹/², about 2⁻²² relative).
+__device__ __forceinline__ double rsqrt_seed(double x) {
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  return y;
+}
+
+#ifndef NBODY_DOUBLE_FULL_RSQRT
+/// double: CUDA's rsqrt(double) is MUFU.RSQ64H + 5 FP64 refinement steps and a slow-path branch.
+/// Here m·r⁻³ comes straight from the seed y ≈ r⁻¹ (1 + δ): with e = 1 - r² y² (exact to an
+/// ulp thanks to the fma), r⁻³ = y³ (1 - e)^{-3/2} = y³ (1 + 3/2 e + 15/8 e² + O(e³)), so
+/// s = m y³ + (m y³ e)(3/2 + 15/8 e). |e| ≈ 2|δ| < 1e-6 leaves a truncation of ~2e-18: full
+/// double accuracy. FP64 instructions per interaction: 3 sub + 3 fma (r²) + 7 (t, e, m·y, m·y³,
+/// the polynomial, its product, the fma) + 3 fma = 16 (17 with rsqrt() + 3 multiplies, which
+/// also add a branch); out-of-range r² (0, inf) behaves like rsqrt() under the guard.
+template <bool Guard>
+__device__ __forceinline__ void interact_d(double xi, double yi, double zi, const Double4& pj,
+                                           double eps2, double& ax, double& ay, double& az) {
+  const double dx = pj.x - xi, dy = pj.y - yi, dz = pj.z - zi;
+  const double r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, eps2)));
+  const double y = rsqrt_seed(r2);
+  const double t = y * y;
+  const double e = fma(-r2, t, 1.0);
+  const double my3 = (pj.w * y) * t;
+  const double p = fma(e, 1.875, 1.5);
+  double s = fma(my3 * e, p, my3);
+  if constexpr (Guard) s = (r2 > 0.0 && pj.w != 0.0) ? s : 0.0;
+  ax = fma(dx, s, ax);
+  ay = fma(dy, s, ay);
+  az = fma(dz, s, az);
+}
+template <>
+__device__ __forceinline__ void interact<double, false>(double xi, double yi, double zi,
+                                                        const Double4& pj, double eps2, double& ax,
+                                                        double& ay, double& az) {
+  interact_d<false>(xi, yi, zi, pj, eps2, ax, ay, az);
+}
+template <>
+__device__ __forceinline__ void interact<double, true>(double xi, double yi, double zi,
+                                                       const Double4& pj, double eps2, double& ax,
+                                                       double& ay, double& az) {
+  interact_d<true>(xi, yi, zi, pj, eps2, ax, ay, az);
+}
+#endif
 
 /// Whether the kernels need interact's guard: with ε² this small, r⁻³ of a coincident pair can
 /// overflow (NaN against a massless padding body), so the guarded variant runs.

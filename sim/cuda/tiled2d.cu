@@ -8,13 +8,33 @@
 #include "sim/cuda/gpu_backend.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 
+#ifndef NBODY_TILED2D_UNROLL
+#define NBODY_TILED2D_UNROLL 4
+#endif
+
+#ifndef NBODY_TILED2D_UNROLL
+#define NBODY_TILED2D_UNROLL 4
+#endif
+
 namespace nbody::cuda {
 namespace {
 
+// unroll of the tile loop (k)
+constexpr int kTileUnroll = NBODY_TILED2D_UNROLL;
+
+// the largest block an R-row kernel is built for: 1024 (64 registers a thread: float up to
+// R = 8 fits without spills, double up to R = 2), else 512 (up to 128 registers: double R >= 3
+// spills at 64)
+template <typename T, int R>
+constexpr int max_block() {
+  return sizeof(T) == 4 || R <= 2 ? 1024 : 512;
+}
+
 // partial sums of R bodies per thread over the tiles of split blockIdx.y; a tile past N is
-// padded with massless bodies (contribute 0); 20 flops per interaction
+// padded with massless bodies (contribute 0); 20 flops per interaction; one broadcast LDS of a
+// tile body feeds R interactions
 template <typename T, bool Guard, int R>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(max_block<T, R>())
     tiled2d_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ out, int n, T eps2, T G,
                    int tiles_per_split) {
   extern __shared__ __align__(32) unsigned char smem[];
@@ -40,7 +60,7 @@ __global__ void __launch_bounds__(1024)
     const int j = t * B + threadIdx.x;
     tile[threadIdx.x] = j < n ? pos[j] : make_vec4<T>(0, 0, 0, 0);
     __syncthreads();
-#pragma unroll 4
+#pragma unroll kTileUnroll
     for (int k = 0; k < B; ++k) {
       const Vec4<T> pj = tile[k];
 #pragma unroll
@@ -78,8 +98,11 @@ __global__ void __launch_bounds__(1024)
 template <typename T>
 using Tiled2dFn = void (*)(const Vec4<T>*, Vec4<T>*, int, T, T, int);
 
+// rows 1..8; a block larger than the R-row kernel is built for runs the largest R that fits
 template <typename T, bool Guard>
-Tiled2dFn<T> pick_rows(int rows) {
+Tiled2dFn<T> pick_rows(int& rows, int block) {
+  rows = std::clamp(rows, 1, 8);
+  if (sizeof(T) == 8 && block > 512) rows = std::min(rows, 2);
   switch (rows) {
     case 1:
       return tiled2d_kernel<T, Guard, 1>;
@@ -87,8 +110,16 @@ Tiled2dFn<T> pick_rows(int rows) {
       return tiled2d_kernel<T, Guard, 2>;
     case 3:
       return tiled2d_kernel<T, Guard, 3>;
-    default:
+    case 4:
       return tiled2d_kernel<T, Guard, 4>;
+    case 5:
+      return tiled2d_kernel<T, Guard, 5>;
+    case 6:
+      return tiled2d_kernel<T, Guard, 6>;
+    case 7:
+      return tiled2d_kernel<T, Guard, 7>;
+    default:
+      return tiled2d_kernel<T, Guard, 8>;
   }
 }
 
@@ -102,11 +133,13 @@ class Tiled2dBackend final : public GpuBackend<T> {
     const int n = static_cast<int>(this->n_);
     const int B = p.block_size;
     check_block_size(B);
-    // bodies per thread: block_y; 0 = 2 in double, in float 4 (1 below N = 8192, where more
-    // threads beat register reuse: measured on the H200)
-    const int rows = p.block_y > 0 ? p.block_y : (sizeof(T) == 8 ? 2 : n < 8192 ? 1 : 4);
+    if (n == 0) return;
+    // bodies per thread: block_y; 0 = 3 in double (2 at block 1024), in float 4 (1 below
+    // N = 8192, where more threads beat register reuse; 5..8 measured slower: 64 registers at
+    // most under __launch_bounds__(1024)); all measured on the H200
+    int rows = p.block_y > 0 ? p.block_y : (sizeof(T) == 8 ? 3 : n < 8192 ? 1 : 4);
     const Tiled2dFn<T> fn =
-        needs_guard(eps2) ? pick_rows<T, true>(rows) : pick_rows<T, false>(rows);
+        needs_guard(eps2) ? pick_rows<T, true>(rows, B) : pick_rows<T, false>(rows, B);
     LaunchShape shape{this->n_, B, rows};
     shape.shared_bytes = sizeof(Vec4<T>) * B;
     // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles
@@ -128,8 +161,11 @@ class Tiled2dBackend final : public GpuBackend<T> {
   }
 
  private:
-  // splits that give about six waves of resident blocks (measured on the H200: many small blocks
-  // balance the SMs better than two waves; the partial sums stay a few percent of the time)
+  // j-splits (measured on the H200, see docs/PERFORMANCE.md): at least ~6 waves of resident
+  // blocks so that small N fills the GPU; then up to ~64 waves, since the last, partly filled
+  // wave costs up to one block's time (+3-4% at N = 262k..1M going from 6 to 60 waves), as long
+  // as the second pass stays cheap: splits <= N / 2048 keeps its read of the partial sums under
+  // ~0.3% of the step, and the partial sums under 1 GiB
   int auto_splits(Tiled2dFn<T> fn, const LaunchShape& shape) {
     if (fn != occ_fn_ || shape.block != occ_block_) {
       int per_sm = 0;
@@ -139,9 +175,14 @@ class Tiled2dBackend final : public GpuBackend<T> {
       occ_block_ = shape.block;
       resident_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
     }
+    const long long n = static_cast<long long>(shape.n);
     const long long bx = grid_x(shape);
-    const long long ntiles = (static_cast<long long>(shape.n) + shape.block - 1) / shape.block;
-    return static_cast<int>(std::min({65535LL, ntiles, (6LL * resident_ + bx - 1) / bx}));
+    const long long ntiles = (n + shape.block - 1) / shape.block;
+    const long long fill = (6LL * resident_ + bx - 1) / bx;
+    const long long tail = (64LL * resident_ + bx - 1) / bx;
+    const long long cheap =
+        std::min(n / 2048, (1LL << 30) / (n * static_cast<long long>(sizeof(Vec4<T>))));
+    return static_cast<int>(std::min({65535LL, ntiles, std::max(fill, std::min(tail, cheap))}));
   }
 
   DeviceBuffer<Vec4<T>> partial_;
@@ -164,13 +205,15 @@ KernelInfo tiled2d_row() {
   k.supports_float = true;
   k.supports_double = true;
   k.flops_per_interaction = 20;
-  k.tunables = {block_size_tunable(256),
-                {"block_y", "bodies per thread", &SimParams::block_y, 0, 4, 1, 0,
-                 "rows of target bodies per block, i.e. bodies per thread kept in registers "
-                 "(0 = auto: float 4, or 1 below N = 8192; double 2)"},
-                {"luf", "j-splits", &SimParams::luf, 0, 256, 1, 0,
-                 "partial sums per body: the j range is split into this many chunks of whole "
-                 "tiles, added in a second pass (0 = auto: about six waves of blocks)"}};
+  k.tunables = {
+      block_size_tunable(256),
+      {"block_y", "bodies per thread", &SimParams::block_y, 0, 8, 1, 0,
+       "rows of target bodies per block, i.e. bodies per thread kept in registers "
+       "(0 = auto: float 4, or 1 below N = 8192; double 3, 2 at block 1024)"},
+      {"luf", "j-splits", &SimParams::luf, 0, 256, 1, 0,
+       "partial sums per body: the j range is split into this many chunks of whole "
+       "tiles, added in a second pass (0 = auto: 6 to 64 waves of blocks, N / 2048 at most "
+       "beyond 6)"}};
   k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
     const KernelInfo& info = find_kernel("tiled2d");
     if (p.precision == Precision::Double) return std::make_unique<Tiled2dBackend<double>>(info);
