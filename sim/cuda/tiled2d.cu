@@ -12,10 +12,6 @@
 #define NBODY_TILED2D_UNROLL 4
 #endif
 
-#ifndef NBODY_TILED2D_UNROLL
-#define NBODY_TILED2D_UNROLL 4
-#endif
-
 namespace nbody::cuda {
 namespace {
 
