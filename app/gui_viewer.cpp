@@ -413,13 +413,13 @@ void Viewer::step_compare(double frame_ms) {
       double per_step = compare_steps_ > 0 ? compare_sim_ms_ / compare_steps_ : 0;
       compare_results_.push_back({params.kernel, per_step > 0 ? n * n / (per_step * 1e-3) : 0});
       compare_active_ = false;
+      // the last kernel is done: back to the one the person had chosen
+      if (compare_queue_.empty()) {
+        params.kernel = compare_restore_;
+        switch_kernel();
+        message_ = "comparison done";
+      }
     }
-    return;
-  }
-  if (compare_queue_.empty()) {
-    params.kernel = compare_restore_;
-    switch_kernel();
-    message_ = "comparison done";
     return;
   }
   params.kernel = compare_queue_.front();

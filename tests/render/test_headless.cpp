@@ -109,7 +109,11 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   EXPECT_EQ(viewer.sim().backend().info().name, "cpu-symmetric");
   EXPECT_EQ(viewer.sim().steps_done(), 3);
 
-  // the comparison runs every kernel of this build's kind for about a second each
+  // the comparison runs every kernel of this build's kind for about a second each, then goes
+  // back to the chosen kernel (one that is not compared last)
+  viewer.params.kernel = "cpu-openmp";
+  viewer.pending.switch_kernel = true;
+  viewer.frame(160, 120);
   viewer.pending.compare = true;
   double start = app::now_seconds();
   viewer.frame(160, 120);
@@ -122,5 +126,6 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   EXPECT_EQ(viewer.compare_results().size(), expected);
   for (const auto& r : viewer.compare_results())
     EXPECT_GT(r.interactions_per_s, 0) << r.kernel;
-  EXPECT_EQ(viewer.params.kernel, "cpu-symmetric");  // restored
+  EXPECT_EQ(viewer.params.kernel, "cpu-openmp");  // restored
+  EXPECT_EQ(viewer.sim().backend().info().name, "cpu-openmp");
 }

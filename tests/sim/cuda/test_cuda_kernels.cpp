@@ -162,6 +162,9 @@ std::vector<Case> all_cases() {
     v.push_back({"tiled2d", pr, 128, 3, 5});
     v.push_back({"tiled2d", pr, 64, 4, 1});
     v.push_back({"tiled2d", pr, 256, 2, 256});
+    // the register-hungriest variant: 8 bodies per thread
+    v.push_back({"tiled2d", pr, 256, 8, 0});
+    v.push_back({"tiled2d", pr, 512, 6, 3});
   }
   return v;
 }
