@@ -14,7 +14,7 @@ mode=${1:-run}
 build_dir=${NBODY_BUILD_DIR:-build}
 packages=(
   cmake ninja-build g++ pkg-config git
-  libglfw3-dev libglm-dev libimgui-dev python3-glad libegl-dev libgl-dev
+  libglfw3-dev libglm-dev libimgui-dev python3-glad libegl-dev libgl-dev libopengl-dev
   libcli11-dev libstb-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0
 )
