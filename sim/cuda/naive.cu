@@ -16,8 +16,18 @@ __global__ void __launch_bounds__(1024)
   if (i >= n) return;
   const Vec4<T> pi = pos[i];
   T ax = 0, ay = 0, az = 0;
-  for (int j = 0; j < n; ++j)
-    interact<T, Guard>(pi.x, pi.y, pi.z, pos[j], eps2, ax, ay, az);
+  // blocks of kChunk bodies sum on their own, then join the total (float sums of N terms then
+  // lose ~sqrt(N / kChunk) + sqrt(kChunk) ulps rather than ~sqrt(N))
+  constexpr int kChunk = 256;
+  for (int j0 = 0; j0 < n; j0 += kChunk) {
+    const int j1 = min(n, j0 + kChunk);
+    T cx = 0, cy = 0, cz = 0;
+    for (int j = j0; j < j1; ++j)
+      interact<T, Guard>(pi.x, pi.y, pi.z, pos[j], eps2, cx, cy, cz);
+    ax += cx;
+    ay += cy;
+    az += cz;
+  }
   acc[i] = make_vec4<T>(G * ax, G * ay, G * az, T(0));
 }
 

@@ -9,8 +9,11 @@ namespace nbody::cuda {
 namespace {
 
 // each block walks all tiles; a tile past N is padded with massless bodies, which contribute
-// exactly 0 (interact's guard covers eps = 0); 20 flops per interaction
-template <typename T, bool Guard, int Unroll>
+// exactly 0 (interact's guard covers eps = 0); 20 flops per interaction. With Blocked each tile
+// sums on its own and then joins the total, so a float sum of N terms loses ~sqrt(N / B) +
+// sqrt(B) ulps rather than ~sqrt(N): used at large N, where the single running sum would pass
+// 1e-5 (it costs 2-3% there, and 18% at N = 16k, so small N keeps the plain sum)
+template <typename T, bool Guard, int Unroll, bool Blocked>
 __global__ void __launch_bounds__(1024)
     tiled_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, T eps2, T G) {
   extern __shared__ __align__(32) unsigned char smem[];
@@ -23,9 +26,19 @@ __global__ void __launch_bounds__(1024)
     const int j = base + threadIdx.x;
     tile[threadIdx.x] = j < n ? pos[j] : make_vec4<T>(0, 0, 0, 0);
     __syncthreads();
+    if constexpr (Blocked) {
+      T tx = 0, ty = 0, tz = 0;
 #pragma unroll Unroll
-    for (int k = 0; k < blockDim.x; ++k)
-      interact<T, Guard>(pi.x, pi.y, pi.z, tile[k], eps2, ax, ay, az);
+      for (int k = 0; k < blockDim.x; ++k)
+        interact<T, Guard>(pi.x, pi.y, pi.z, tile[k], eps2, tx, ty, tz);
+      ax += tx;
+      ay += ty;
+      az += tz;
+    } else {
+#pragma unroll Unroll
+      for (int k = 0; k < blockDim.x; ++k)
+        interact<T, Guard>(pi.x, pi.y, pi.z, tile[k], eps2, ax, ay, az);
+    }
     __syncthreads();
   }
   if (i < n) acc[i] = make_vec4<T>(G * ax, G * ay, G * az, T(0));
@@ -34,11 +47,21 @@ __global__ void __launch_bounds__(1024)
 template <typename T, bool Guard>
 using TiledFn = void (*)(const Vec4<T>*, Vec4<T>*, int, T, T);
 
-template <typename T, bool Guard, int... U>
+template <typename T, bool Guard, bool Blocked, int... U>
 TiledFn<T, Guard> pick_unroll(int unroll, std::integer_sequence<int, U...>) {
   TiledFn<T, Guard> fn = nullptr;
-  ((unroll == U + 1 ? (fn = tiled_kernel<T, Guard, U + 1>, 0) : 0), ...);
+  ((unroll == U + 1 ? (fn = tiled_kernel<T, Guard, U + 1, Blocked>, 0) : 0), ...);
   return fn;
+}
+
+// above this N the plain float sum's error nears 1e-5 (7.5e-6 measured at 262,144)
+constexpr std::size_t kBlockedSumFrom = 262145;
+
+template <typename T, bool Guard>
+TiledFn<T, Guard> pick(int unroll, std::size_t n) {
+  using seq = std::make_integer_sequence<int, 8>;
+  return n >= kBlockedSumFrom ? pick_unroll<T, Guard, true>(unroll, seq{})
+                              : pick_unroll<T, Guard, false>(unroll, seq{});
 }
 
 template <typename T>
@@ -51,13 +74,12 @@ class TiledBackend final : public GpuBackend<T> {
     LaunchShape shape{this->n_, p.block_size};
     shape.shared_bytes = sizeof(Vec4<T>) * p.block_size;
     const int n = static_cast<int>(this->n_);
-    using seq = std::make_integer_sequence<int, 8>;
     if (!needs_guard(eps2))
-      launch("tiled", pick_unroll<T, false>(p.unroll, seq{}), shape, this->pos_.get(),
-             this->acc_.get(), n, eps2, G);
+      launch("tiled", pick<T, false>(p.unroll, this->n_), shape, this->pos_.get(), this->acc_.get(),
+             n, eps2, G);
     else
-      launch("tiled", pick_unroll<T, true>(p.unroll, seq{}), shape, this->pos_.get(),
-             this->acc_.get(), n, eps2, G);
+      launch("tiled", pick<T, true>(p.unroll, this->n_), shape, this->pos_.get(), this->acc_.get(),
+             n, eps2, G);
   }
 };
 
