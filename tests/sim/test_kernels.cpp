@@ -7,17 +7,13 @@
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "tests/test_util.hpp"
 
 using namespace nbody;
 
 namespace {
 std::string error_of(const SimParams& p) {
-  try {
-    make_backend(p);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { make_backend(p); });
 }
 
 Bodies random_bodies(std::size_t n, unsigned seed) {

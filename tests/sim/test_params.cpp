@@ -6,17 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "sim/error.hpp"
+#include "tests/test_util.hpp"
 
 using namespace nbody;
 
 namespace {
 std::string error_of(const SimParams& p) {
-  try {
-    validate(p);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { validate(p); });
 }
 }  // namespace
 
