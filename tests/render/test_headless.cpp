@@ -26,6 +26,22 @@ std::unique_ptr<app::EglContext> make_context(std::string& why) {
   }
 }
 
+// a Plummer sphere of n bodies and the cpu-openmp parameters it starts with
+struct CpuScene {
+  Scene scene;
+  SimParams params;
+};
+CpuScene plummer_on_cpu(std::size_t n) {
+  SceneParams sp;
+  sp.n = n;
+  CpuScene c{make_scene("plummer", sp), {}};
+  c.params.kernel = "cpu-openmp";
+  c.params.dt = c.scene.dt;
+  c.params.softening = c.scene.softening;
+  c.params.G = c.scene.units.G;
+  return c;
+}
+
 }  // namespace
 
 TEST(ShaderLog, NamesFileAndLine) {
@@ -49,17 +65,10 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
     EXPECT_NE(std::string(e.what()).find("shaders/broken.frag:3"), std::string::npos) << e.what();
   }
 
-  SceneParams sp;
-  sp.n = 2000;
-  Scene scene = make_scene("plummer", sp);
-  SimParams p;
-  p.kernel = "cpu-openmp";
-  p.dt = scene.dt;
-  p.softening = scene.softening;
-  p.G = scene.units.G;
+  const CpuScene c = plummer_on_cpu(2000);
   render::OffscreenTarget target(320, 240);
   target.bind();
-  app::Viewer viewer(scene, p);
+  app::Viewer viewer(c.scene, c.params);
   viewer.map.enabled = true;
   for (int i = 0; i < 3; ++i)
     viewer.frame(320, 240);
@@ -81,17 +90,10 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   std::string why;
   auto ctx = make_context(why);
   if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
-  SceneParams sp;
-  sp.n = 512;
-  Scene scene = make_scene("plummer", sp);
-  SimParams p;
-  p.kernel = "cpu-openmp";
-  p.dt = scene.dt;
-  p.softening = scene.softening;
-  p.G = scene.units.G;
+  const CpuScene c = plummer_on_cpu(512);
   render::OffscreenTarget target(160, 120);
   target.bind();
-  app::Viewer viewer(scene, p);
+  app::Viewer viewer(c.scene, c.params);
   viewer.frame(160, 120);
 
   // a bad file: message, the old scene keeps running
