@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/launch.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 
@@ -30,7 +31,7 @@ struct BenchOptions {
   std::vector<std::string> kernels;
   std::vector<std::string> precisions{"float"};
   std::vector<long long> n{4096, 16384, 65536};
-  std::vector<int> block_size, block_y, luf, unroll, threads;
+  std::map<std::string, std::string> tunables;  ///< key -> comma-separated values (as given)
   int steps = 10;
   int repeats = 5;
   int warmup = 2;
@@ -46,11 +47,13 @@ struct Row {
   std::string kernel;
   Precision precision = Precision::Float;
   long long n = 0;
-  std::map<std::string, int> tunables;  // key -> value, only the kernel's own
+  std::map<std::string, double> tunables;  // key -> value, only the kernel's own
   int steps = 0, repeats = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;
+  double per_step = 0;  // interactions per step, as the backend counted them
   double interactions = 0, gflops = 0, speedup = 0;
-  double err_norm = 0, err_max = 0;
+  double err_norm = 0, err_median = 0, err_p99 = 0, err_max = 0;
+  std::vector<StepPhase> phases;  // ms per step
   bool gpu = false;
 };
 
@@ -90,21 +93,27 @@ Reference reference(const Bodies& b, std::size_t sample, double G, double eps) {
   return r;
 }
 
-// every combination of the kernel's tunables: the option's list when given, else the default
-std::vector<std::map<std::string, int>> tunable_grid(const KernelInfo& k, const BenchOptions& o) {
-  const std::map<std::string, const std::vector<int>*> lists = {{"block_size", &o.block_size},
-                                                                {"block_y", &o.block_y},
-                                                                {"luf", &o.luf},
-                                                                {"unroll", &o.unroll},
-                                                                {"threads", &o.threads}};
-  std::vector<std::map<std::string, int>> grid{{}};
+// the values of one tunable for kernel k: the option's list when given, else the default
+std::vector<double> tunable_values(const KernelInfo& k, const Tunable& t, const BenchOptions& o) {
+  const auto it = o.tunables.find(t.key);
+  if (it == o.tunables.end()) return {t.def};
+  std::vector<double> values;
+  std::stringstream ss(it->second);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    values.push_back(t.parse(item, option_name(t.key) + " (kernel '" + k.name + "')"));
+  if (values.empty()) fail(option_name(t.key), ": no value given");
+  return values;
+}
+
+// every combination of the kernel's tunables
+std::vector<std::map<std::string, double>> tunable_grid(const KernelInfo& k,
+                                                        const BenchOptions& o) {
+  std::vector<std::map<std::string, double>> grid{{}};
   for (const Tunable& t : k.tunables) {
-    std::vector<int> values{t.def};
-    const auto it = lists.find(t.key);
-    if (it != lists.end() && !it->second->empty()) values = *it->second;
-    std::vector<std::map<std::string, int>> next;
+    std::vector<std::map<std::string, double>> next;
     for (const auto& g : grid)
-      for (int v : values) {
+      for (double v : tunable_values(k, t, o)) {
         auto c = g;
         c[t.key] = v;
         next.push_back(c);
@@ -121,17 +130,28 @@ double median(std::vector<double> v) {
 }
 
 std::string tunables_text(const Row& r) {
+  const KernelInfo& k = find_kernel(r.kernel);
   std::string s;
-  for (const auto& [k, v] : r.tunables) {
-    if (k == "block_size") continue;
-    s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  for (const auto& [key, v] : r.tunables) {
+    if (key == "block_size") continue;
+    s += (s.empty() ? "" : " ") + key + "=" + k.find_tunable(key)->format(v);
   }
   return s.empty() ? "-" : s;
 }
 
-std::string cell(const Row& r, const char* key) {
+// the value of a tunable in a row, or "-" when the row's kernel has none
+std::string cell(const Row& r, const std::string& key) {
   const auto it = r.tunables.find(key);
-  return it == r.tunables.end() ? "-" : std::to_string(it->second);
+  if (it == r.tunables.end()) return "-";
+  return find_kernel(r.kernel).find_tunable(key)->format(it->second);
+}
+
+// "build=0.12;traversal=1.5" (ms per step)
+std::string phases_text(const Row& r) {
+  std::ostringstream os;
+  for (const StepPhase& ph : r.phases)
+    os << (os.tellp() ? ";" : "") << ph.name << "=" << ph.ms;
+  return os.str();
 }
 
 std::string today() {
@@ -143,15 +163,14 @@ std::string today() {
 
 // one configuration: accuracy on fresh bodies, then warm-up and timed repeats
 Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Reference& ref,
-            const std::map<std::string, int>& tun, const BenchOptions& o) {
+            const std::map<std::string, double>& tun, const BenchOptions& o) {
   SimParams p;
   p.kernel = k.name;
   p.precision = pr;
   p.G = 1.0;
   p.softening = o.softening;
   p.dt = 1e-4;
-  for (const Tunable& t : k.tunables)
-    p.*(t.field) = tun.at(t.key);
+  p.tunables = tun;
   Row r;
   r.kernel = k.name;
   r.precision = pr;
@@ -170,6 +189,8 @@ Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Refer
   }
   const AccelError e = acceleration_error(sx, sy, sz, ref.ax, ref.ay, ref.az);
   r.err_norm = e.normwise;
+  r.err_median = e.median;
+  r.err_p99 = e.p99;
   r.err_max = e.max;
   // warm-up, then fit the steps into the time budget
   b->step(p, std::max(1, o.warmup));
@@ -188,18 +209,22 @@ Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Refer
   r.ms_median = median(times);
   r.ms_min = *std::min_element(times.begin(), times.end());
   r.ms_max = *std::max_element(times.begin(), times.end());
-  const double nn = static_cast<double>(r.n) * static_cast<double>(r.n);
-  r.interactions = nn / (r.ms_median * 1e-3);
-  const double flops = pr == Precision::Double ? 30.0 : k.flops_per_interaction;
-  r.gflops = r.interactions * flops * 1e-9;
+  // the work the backend counted (a tree kernel does fewer than N² interactions)
+  const StepWork w = b->last_work();
+  r.per_step = w.interactions;
+  r.phases = w.phases;
+  r.interactions = w.interactions / (r.ms_median * 1e-3);
+  r.gflops = r.interactions * w.flops_per_interaction * 1e-9;
   return r;
 }
 
 void print_row(const Row& r) {
-  std::printf("%-14s %-6s %9lld %6s %-18s %10.4f %10.4f %10.4f %11.4g %9.1f %8.2f %9.2e %9.2e\n",
-              r.kernel.c_str(), precision_name(r.precision), r.n, cell(r, "block_size").c_str(),
-              tunables_text(r).c_str(), r.ms_median, r.ms_min, r.ms_max, r.interactions, r.gflops,
-              r.speedup, r.err_norm, r.err_max);
+  std::printf(
+      "%-14s %-6s %9lld %6s %-26s %10.4f %10.4f %10.4f %11.4g %9.1f %8.2f %9.2e %9.2e %9.2e\n",
+      r.kernel.c_str(), precision_name(r.precision), r.n, cell(r, "block_size").c_str(),
+      tunables_text(r).c_str(), r.ms_median, r.ms_min, r.ms_max, r.interactions, r.gflops,
+      r.speedup, r.err_median, r.err_p99, r.err_max);
+  if (!r.phases.empty()) std::printf("%16s phases (ms/step): %s\n", "", phases_text(r).c_str());
   std::fflush(stdout);
 }
 
@@ -207,14 +232,21 @@ void write_csv(const std::string& path, const std::vector<Row>& rows, const std:
   std::ofstream f(path);
   if (!f) fail("--csv: cannot write '", path, "'");
   f << "# nbody bench, " << today() << ", " << device << "\n";
-  f << "kernel,precision,n,block_size,block_y,luf,unroll,threads,steps,repeats,ms_median,ms_min,"
-       "ms_max,interactions_per_s,gflops,speedup_vs_baseline,err_normwise,err_max\n";
+  // one column per tunable key of the table, "-" where a row's kernel has none
+  const std::vector<const Tunable*> keys = all_tunables();
+  f << "kernel,precision,n";
+  for (const Tunable* t : keys)
+    f << "," << t->key;
+  f << ",steps,repeats,ms_median,ms_min,ms_max,interactions_per_step,interactions_per_s,gflops,"
+       "speedup_vs_baseline,err_normwise,err_median,err_p99,err_max,phases_ms\n";
   for (const Row& r : rows) {
-    f << r.kernel << "," << precision_name(r.precision) << "," << r.n << ","
-      << cell(r, "block_size") << "," << cell(r, "block_y") << "," << cell(r, "luf") << ","
-      << cell(r, "unroll") << "," << cell(r, "threads") << "," << r.steps << "," << r.repeats << ","
-      << r.ms_median << "," << r.ms_min << "," << r.ms_max << "," << r.interactions << ","
-      << r.gflops << "," << r.speedup << "," << r.err_norm << "," << r.err_max << "\n";
+    f << r.kernel << "," << precision_name(r.precision) << "," << r.n;
+    for (const Tunable* t : keys)
+      f << "," << cell(r, t->key);
+    f << "," << r.steps << "," << r.repeats << "," << r.ms_median << "," << r.ms_min << ","
+      << r.ms_max << "," << r.per_step << "," << r.interactions << "," << r.gflops << ","
+      << r.speedup << "," << r.err_norm << "," << r.err_median << "," << r.err_p99 << ","
+      << r.err_max << "," << phases_text(r) << "\n";
   }
   if (!f) fail("--csv: error while writing '", path, "'");
 }
@@ -237,14 +269,24 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const std
     x["gpu"] = r.gpu;
     x["precision"] = precision_name(r.precision);
     x["n"] = r.n;
-    x["tunables"] = r.tunables;
+    for (const auto& [key, v] : r.tunables) {
+      const Tunable* t = find_kernel(r.kernel).find_tunable(key);
+      if (t->kind == TunableKind::Choice)
+        x["tunables"][key] = t->format(v);
+      else
+        x["tunables"][key] = v;
+    }
     x["steps"] = r.steps;
     x["repeats"] = r.repeats;
     x["ms_per_step"] = {{"median", r.ms_median}, {"min", r.ms_min}, {"max", r.ms_max}};
+    x["interactions_per_step"] = r.per_step;
     x["interactions_per_s"] = r.interactions;
+    for (const StepPhase& ph : r.phases)
+      x["phases_ms"][ph.name] = ph.ms;
     x["gflops"] = r.gflops;
     x["speedup_vs_baseline"] = r.speedup;
-    x["error"] = {{"normwise", r.err_norm}, {"max", r.err_max}};
+    x["error"] = {
+        {"normwise", r.err_norm}, {"median", r.err_median}, {"p99", r.err_p99}, {"max", r.err_max}};
     j["results"].push_back(x);
   }
   std::ofstream f(path);
@@ -284,21 +326,25 @@ void run_bench(const BenchOptions& o) {
   std::vector<Precision> precisions;
   for (const std::string& s : o.precisions)
     precisions.push_back(parse_precision(s, "--precision"));
-  // check every tunable list against the kernels that have it
-  for (const KernelInfo* k : kernels)
-    for (const auto& g : tunable_grid(*k, o))
-      for (const Tunable& t : k->tunables)
-        if (!t.valid(g.at(t.key)))
-          fail("--", t.key, ": ", g.at(t.key), " is not valid for kernel '", k->name,
-               "' (allowed: ", t.allowed(), ")");
+  // every tunable list is checked against each kernel that has it; a list no chosen kernel has
+  // is an error
+  for (const auto& [key, text] : o.tunables) {
+    bool used = false;
+    for (const KernelInfo* k : kernels)
+      if (const Tunable* t = k->find_tunable(key)) {
+        used = true;
+        tunable_values(*k, *t, o);
+      }
+    if (!used) fail(option_name(key), " applies to none of the kernels benchmarked");
+  }
 
   std::printf(
       "steps %d x repeats %d after %d warm-up steps; error vs the double reference on %d "
       "bodies; eps = %g\n\n",
       o.steps, o.repeats, o.warmup, o.sample, o.softening);
-  std::printf("%-14s %-6s %9s %6s %-18s %10s %10s %10s %11s %9s %8s %9s %9s\n", "kernel", "prec",
-              "N", "block", "other", "ms/step", "min", "max", "inter/s", "GFLOP/s", "speedup",
-              "err-norm", "err-max");
+  std::printf("%-14s %-6s %9s %6s %-26s %10s %10s %10s %11s %9s %8s %9s %9s %9s\n", "kernel",
+              "prec", "N", "block", "other", "ms/step", "min", "max", "inter/s", "GFLOP/s",
+              "speedup", "err-med", "err-p99", "err-max");
   std::vector<Row> rows;
   for (long long n : o.n) {
     const Bodies bodies = make_bodies(n, o.seed);
@@ -336,16 +382,17 @@ void run_bench(const BenchOptions& o) {
       std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.kernel == "naive"; })
           ? "naive"
           : kernels.front()->name;
+  // (time per step: a tree kernel does fewer interactions for the same step)
   for (Row& r : rows) {
     // same precision when the baseline ran in it, else any precision (cpu-reference: double)
     double same = 0, any = 0;
     for (const Row& b : rows)
-      if (b.kernel == base && b.n == r.n) {
-        any = std::max(any, b.interactions);
-        if (b.precision == r.precision) same = std::max(same, b.interactions);
+      if (b.kernel == base && b.n == r.n && b.ms_median > 0) {
+        any = any > 0 ? std::min(any, b.ms_median) : b.ms_median;
+        if (b.precision == r.precision) same = same > 0 ? std::min(same, b.ms_median) : b.ms_median;
       }
     const double best = same > 0 ? same : any;
-    r.speedup = best > 0 ? r.interactions / best : 0;
+    r.speedup = best > 0 && r.ms_median > 0 ? best / r.ms_median : 0;
   }
   std::printf(
       "\nwith speedup vs %s (its best configuration at the same N, same precision when "
@@ -353,18 +400,19 @@ void run_bench(const BenchOptions& o) {
       base.c_str());
   for (const Row& r : rows)
     print_row(r);
-  // the best configuration per N and precision
-  std::printf("\nbest per N:\n");
+  // the fastest configuration per N and precision (time per step)
+  std::printf("\nfastest per N:\n");
   std::map<std::pair<int, long long>, const Row*> best;
   for (const Row& r : rows) {
     const Row*& b = best[{static_cast<int>(r.precision), r.n}];
-    if (!b || r.interactions > b->interactions) b = &r;
+    if (!b || r.ms_median < b->ms_median) b = &r;
   }
   for (const auto& [key, r] : best)
-    std::printf("  %-6s N = %-9lld %-10s block %-5s %-18s %.4g interactions/s (%.1f GFLOP/s)\n",
-                precision_name(r->precision), r->n, r->kernel.c_str(),
-                cell(*r, "block_size").c_str(), tunables_text(*r).c_str(), r->interactions,
-                r->gflops);
+    std::printf(
+        "  %-6s N = %-9lld %-14s block %-5s %-26s %.4g ms/step, %.4g interactions/s (%.1f "
+        "GFLOP/s), error median %.2e\n",
+        precision_name(r->precision), r->n, r->kernel.c_str(), cell(*r, "block_size").c_str(),
+        tunables_text(*r).c_str(), r->ms_median, r->interactions, r->gflops, r->err_median);
   if (!o.csv.empty()) write_csv(o.csv, rows, device);
   if (!o.json.empty()) write_json(o.json, rows, device, gpu, o);
 }
@@ -386,12 +434,7 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--n", o->n, "numbers of bodies, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--block-size", o->block_size, "GPU block sizes (default: each kernel's)")
-      ->delimiter(',');
-  cmd->add_option("--block-y", o->block_y, "tiled2d bodies per thread (0 = auto)")->delimiter(',');
-  cmd->add_option("--luf", o->luf, "tiled2d j-splits (0 = auto)")->delimiter(',');
-  cmd->add_option("--unroll", o->unroll, "tiled unroll factors")->delimiter(',');
-  cmd->add_option("--threads", o->threads, "CPU threads (0 = all)")->delimiter(',');
+  add_tunable_options(*cmd, o->tunables, "Kernel tunables (comma-separated lists are swept)", true);
   cmd->add_option("--steps", o->steps, "leapfrog steps per timed repeat")->capture_default_str();
   cmd->add_option("--repeats", o->repeats, "timed repeats (median, min, max)")
       ->capture_default_str();

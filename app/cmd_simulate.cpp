@@ -45,8 +45,8 @@ void list_kernels() {
     std::printf("%-14s %-4s %-13s %s\n", k.name.c_str(), k.gpu ? "yes" : "no", prec.c_str(),
                 k.description.c_str());
     for (const Tunable& t : k.tunables)
-      std::printf("    --%s  %s (allowed %s, default %d)\n", t.key.c_str(), t.help.c_str(),
-                  t.allowed().c_str(), t.def);
+      std::printf("    %s  %s (allowed %s, default %s)\n", option_name(t.key).c_str(),
+                  t.help.c_str(), t.allowed().c_str(), t.format(t.def).c_str());
   }
   std::printf("GPU: %s\n", cuda_device_summary().c_str());
 }

@@ -130,8 +130,9 @@ void kernel_section(Viewer& v) {
       if (!usable) ImGui::BeginDisabled();
       if (ImGui::Selectable(k.label.c_str(), cur == &k) && cur != &k) {
         v.params.kernel = k.name;
+        // the new kernel starts from its own defaults
         for (const Tunable& t : k.tunables)
-          v.params.*(t.field) = t.def;
+          v.params.tunables.erase(t.key);
         if (!k.supports_float) v.params.precision = Precision::Double;
         if (!k.supports_double) v.params.precision = Precision::Float;
         v.pending.switch_kernel = true;
@@ -144,15 +145,31 @@ void kernel_section(Viewer& v) {
   }
   if (!cur) return;
   ImGui::TextWrapped("%s", cur->description.c_str());
-  // tunables from the table: slider over the range, snapped to the step
+  // tunables from the table: a slider over the range snapped to the step, or a choice box
   for (const Tunable& t : cur->tunables) {
-    int val = v.params.*(t.field);
-    if (ImGui::SliderInt(t.label.c_str(), &val, t.min, t.max)) {
-      val = t.min + (val - t.min + t.step / 2) / t.step * t.step;
-      val = std::clamp(val, t.min, t.max);
-      if (!t.valid(val)) val = t.def;
-      v.params.*(t.field) = val;
+    const double now = cur->value(v.params, t.key);
+    double next = now;
+    if (t.kind == TunableKind::Choice) {
+      int idx = static_cast<int>(now);
+      if (ImGui::BeginCombo(t.label.c_str(), t.format(now).c_str())) {
+        for (int c = 0; c < static_cast<int>(t.choices.size()); ++c)
+          if (ImGui::Selectable(t.choices[c].c_str(), c == idx)) idx = c;
+        ImGui::EndCombo();
+      }
+      next = idx;
+    } else if (t.kind == TunableKind::Real) {
+      float val = static_cast<float>(now);
+      if (ImGui::SliderFloat(t.label.c_str(), &val, static_cast<float>(t.min),
+                             static_cast<float>(t.max), "%.2f"))
+        next = std::clamp(t.min + std::round((val - t.min) / t.step) * t.step, t.min, t.max);
+    } else {
+      int val = static_cast<int>(now);
+      const int lo = static_cast<int>(t.min), hi = static_cast<int>(t.max);
+      const int step = static_cast<int>(t.step);
+      if (ImGui::SliderInt(t.label.c_str(), &val, lo, hi))
+        next = std::clamp(lo + (val - lo + step / 2) / step * step, lo, hi);
     }
+    if (next != now && t.valid(next)) v.params.tunables[t.key] = next;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (allowed: %s)", t.help.c_str(), t.allowed().c_str());
   }
@@ -281,11 +298,21 @@ void timings_section(Viewer& v) {
   plot("render", v.render_history());
   plot("transfer", v.interop_history());
   help_marker("transfer: interop map+unmap on the GPU path, download+upload otherwise");
-  const KernelInfo& k = v.sim().backend().info();
+  // the work the kernel counted in its last step (a tree kernel does fewer than N²)
+  const StepWork w = v.sim().backend().last_work();
   double ips = v.interactions_per_s();
   ImGui::Text("%.1f fps   %s interactions/s", v.fps(), si(ips, "").c_str());
-  ImGui::Text("%s   (%g flops/interaction)", si(ips * k.flops_per_interaction, "FLOP/s").c_str(),
-              k.flops_per_interaction);
+  ImGui::Text("%s   (%g flops/interaction)", si(ips * w.flops_per_interaction, "FLOP/s").c_str(),
+              w.flops_per_interaction);
+  if (!w.phases.empty()) {
+    std::string text = "step phases (ms):";
+    char buf[64];
+    for (const StepPhase& ph : w.phases) {
+      std::snprintf(buf, sizeof buf, " %s %.3g", ph.name.c_str(), ph.ms);
+      text += buf;
+    }
+    ImGui::TextWrapped("%s", text.c_str());
+  }
   ImGui::TextWrapped("%s", cuda_device_summary().c_str());
 }
 

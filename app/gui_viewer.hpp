@@ -134,7 +134,7 @@ class Viewer {
   bool comparing() const { return !compare_queue_.empty() || compare_active_; }
   std::string compare_status() const;
   double fps() const;
-  /// Interactions per second of the current kernel (N² / sim time per step).
+  /// Interactions per second of the current kernel (its counted work / sim time per step).
   double interactions_per_s() const;
   long long frames() const { return frames_; }
 

@@ -118,8 +118,12 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
                     {"interop", median(interop_ms)},
                     {"render", median(render_ms)}};
   j["fps"] = fm > 0 ? 1000.0 / fm : 0.0;
-  j["interactions_per_s"] =
-      sm > 0 ? static_cast<double>(n) * static_cast<double>(n) / (sm * 1e-3) : 0.0;
+  // the work the kernel counted in its last step
+  const StepWork work = viewer.sim().backend().last_work();
+  j["interactions_per_step"] = work.interactions;
+  j["interactions_per_s"] = sm > 0 ? work.interactions / (sm * 1e-3) : 0.0;
+  for (const StepPhase& ph : work.phases)
+    j["phases_ms"][ph.name] = ph.ms;
   if (energy) {
     Diagnostics d1 =
         compute_diagnostics(viewer.sim().bodies(), viewer.params.G, viewer.params.softening);

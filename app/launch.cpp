@@ -42,17 +42,47 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->group("Physics");
   cmd.add_option("--G", o.G, "gravitational constant (default: the scene's units)")
       ->group("Physics");
-  cmd.add_option("--block-size", o.block_size, "GPU threads per block (0: kernel default)")
-      ->group("Physics");
-  cmd.add_option("--block-y", o.block_y, "tiled2d: bodies per thread (0: auto)")->group("Physics");
-  cmd.add_option("--luf", o.luf, "tiled2d: splits of each body's j-sum (0: auto)")
-      ->group("Physics");
-  cmd.add_option("--unroll", o.unroll, "tiled: inner-loop unroll factor (0: kernel default)")
-      ->group("Physics");
-  cmd.add_option("--threads", o.threads, "CPU threads (0: all)")->group("Physics");
+  add_tunable_options(cmd, o.tunables, "Kernel tunables");
   cmd.add_option("--steps-per-frame", o.steps_per_frame, "leapfrog steps per frame")
       ->capture_default_str()
       ->group("Physics");
+}
+
+std::string option_name(const std::string& key) {
+  std::string s = "--" + key;
+  for (char& c : s)
+    if (c == '_') c = '-';
+  return s;
+}
+
+void add_tunable_options(CLI::App& cmd, std::map<std::string, std::string>& out,
+                         const std::string& group, bool lists) {
+  for (const Tunable* t : all_tunables()) {
+    // which kernels have it
+    std::string kernels;
+    for (const KernelInfo& k : kernel_table())
+      if (k.find_tunable(t->key)) kernels += (kernels.empty() ? "" : ", ") + k.name;
+    std::string help = t->help + " [" + kernels + "; allowed " + t->allowed() + "]";
+    if (lists) help += "; comma-separated values are swept";
+    cmd.add_option_function<std::string>(
+           option_name(t->key), [&out, key = t->key](const std::string& v) { out[key] = v; }, help)
+        ->group(group);
+  }
+}
+
+void apply_tunables(const std::map<std::string, std::string>& given, const KernelInfo& kernel,
+                    SimParams& p) {
+  for (const auto& [key, text] : given) {
+    const Tunable* t = kernel.find_tunable(key);
+    if (!t) {
+      std::string has;
+      for (const KernelInfo& k : kernel_table())
+        if (k.find_tunable(key)) has += (has.empty() ? "" : ", ") + k.name;
+      fail(option_name(key), " does not apply to kernel '", kernel.name, "' (it is a tunable of ",
+           has.empty() ? "no kernel in this build" : has, ")");
+    }
+    p.tunables[key] = t->parse(text, option_name(key));
+  }
 }
 
 io::LoadOptions load_options(const LaunchOptions& o) {
@@ -105,13 +135,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   const KernelInfo& k = find_kernel(p.kernel);
   p.precision = parse_precision(o.precision, "--precision");
   if (!k.supports_float) p.precision = Precision::Double;
-  for (const Tunable& t : k.tunables)
-    p.*(t.field) = t.def;
-  if (o.block_size) p.block_size = o.block_size;
-  if (o.block_y) p.block_y = o.block_y;
-  if (o.luf) p.luf = o.luf;
-  if (o.unroll) p.unroll = o.unroll;
-  if (o.threads >= 0) p.threads = o.threads;
+  apply_tunables(o.tunables, k, p);
   p.steps_per_frame = o.steps_per_frame;
 
   if (!o.load.empty()) {

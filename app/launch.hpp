@@ -4,12 +4,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "sim/backend.hpp"
 #include "sim/io/io.hpp"
 #include "sim/params.hpp"
 #include "sim/scene.hpp"
@@ -25,7 +27,9 @@ struct LaunchOptions {
   std::string kernel;                     ///< empty: best available (GPU if present)
   std::string precision = "float";
   std::optional<double> dt, softening, G;
-  int block_size = 0, luf = 0, block_y = 0, unroll = 0, threads = -1;  ///< 0/-1: kernel default
+  /// Kernel tunables given on the command line (--block-size, --theta, ...), by key; the
+  /// options are generated from the kernel table (see add_tunable_options()).
+  std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
   // file loading
   std::string tipsy_units = "henon";
@@ -34,6 +38,16 @@ struct LaunchOptions {
 
 /// Adds the scene/physics/kernel options to `cmd` bound to `o`.
 void add_launch_options(CLI::App& cmd, LaunchOptions& o);
+/// One option per tunable key of the kernel table (--block-size, --theta, ...), its help naming
+/// the kernels that have it and the allowed values; given values land in `out[key]` as text.
+void add_tunable_options(CLI::App& cmd, std::map<std::string, std::string>& out,
+                         const std::string& group, bool lists = false);
+/// "--block-size" for the key "block_size".
+std::string option_name(const std::string& key);
+/// Checks the tunables given on the command line against `kernel` and stores them in p; throws
+/// nbody::Error naming the option when the kernel has no such tunable or the value is invalid.
+void apply_tunables(const std::map<std::string, std::string>& given, const KernelInfo& kernel,
+                    SimParams& p);
 /// Builds the scene (preset or file) and the parameters it starts with; throws nbody::Error.
 /// `gpu_default_n` is the default N when a CUDA device is present, `cpu_default_n` otherwise.
 struct Launch {

@@ -2,6 +2,7 @@
 // that every kernel test and the bench use.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
@@ -56,6 +57,8 @@ AccelError acceleration_error(const std::vector<double>& ax, const std::vector<d
   if (ax.size() != rx.size() || ay.size() != ry.size() || az.size() != rz.size())
     fail("acceleration_error: arrays differ in length");
   double num = 0, den = 0;
+  std::vector<double> rels;
+  rels.reserve(rx.size());
   for (std::size_t i = 0; i < rx.size(); ++i) {
     const double dx = ax[i] - rx[i], dy = ay[i] - ry[i], dz = az[i] - rz[i];
     const double d2 = dx * dx + dy * dy + dz * dz;
@@ -63,10 +66,21 @@ AccelError acceleration_error(const std::vector<double>& ax, const std::vector<d
     num += d2;
     den += r2;
     const double rel = r2 > 0 ? std::sqrt(d2 / r2) : std::sqrt(d2);
+    rels.push_back(std::isnan(rel) ? std::numeric_limits<double>::infinity() : rel);
     if (std::isnan(rel) || std::isnan(e.max) || rel > e.max)
       e.max = std::isnan(e.max) ? e.max : rel;  // a NaN stays
   }
   e.normwise = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  // per-body percentiles (a NaN counts as an infinite error)
+  if (!rels.empty()) {
+    std::sort(rels.begin(), rels.end());
+    const auto at = [&](double q) {
+      const std::size_t k = std::min(rels.size() - 1, static_cast<std::size_t>(q * rels.size()));
+      return rels[k];
+    };
+    e.median = at(0.5);
+    e.p99 = at(0.99);
+  }
   return e;
 }
 

@@ -15,19 +15,43 @@
 
 namespace nbody {
 
-/// One tunable of a kernel: the SimParams field it binds to and its valid range.
-/// A value is valid when min <= v <= max and (v - min) % step == 0.
-struct Tunable {
-  std::string key;          ///< e.g. "block_size"
-  std::string label;        ///< e.g. "block size"
-  int SimParams::*field;    ///< the field it edits
-  int min, max, step, def;  ///< range, step, default
-  std::string help;         ///< one line
-  bool valid(int v) const { return v >= min && v <= max && (v - min) % step == 0; }
-  /// "32, 64, ..., 1024"-style list or "1..64" range, for messages.
-  std::string allowed() const;
+/// What kind of value a tunable holds.
+enum class TunableKind {
+  Int,    ///< an integer in min..max in steps of `step`
+  Real,   ///< a real number in [min, max] (`step` is the slider's step)
+  Choice  ///< the index of one of `choices` (stored as a number; named on the command line)
 };
 
+/// One tunable of a kernel, stored in SimParams::tunables under `key`. The command line, the
+/// panel and `nbody bench` are generated from these rows.
+struct Tunable {
+  std::string key;    ///< e.g. "block_size"; the option is --block-size
+  std::string label;  ///< e.g. "block size"
+  TunableKind kind = TunableKind::Int;
+  double min = 0, max = 0, step = 1, def = 0;  ///< range, step and default (Choice: indices)
+  std::vector<std::string> choices;            ///< names of a Choice tunable's values
+  std::string help;                            ///< one line
+
+  /// Whether v is allowed (Int: in range and on a step; Real: in range; Choice: an index).
+  bool valid(double v) const;
+  /// "32, 64, ..., 1024", "1..64", "0 to 1.5" or "off, on", for messages.
+  std::string allowed() const;
+  /// v as text: an integer, a real number or the choice's name.
+  std::string format(double v) const;
+  /// Parses text into a value (a number, or a choice's name or index); throws nbody::Error
+  /// naming `what` and the allowed values when the text is not a valid value.
+  double parse(const std::string& text, const std::string& what) const;
+};
+
+/// Row helpers: an integer, a real or a choice tunable.
+Tunable int_tunable(std::string key, std::string label, int min, int max, int step, int def,
+                    std::string help);
+Tunable real_tunable(std::string key, std::string label, double min, double max, double step,
+                     double def, std::string help);
+Tunable choice_tunable(std::string key, std::string label, std::vector<std::string> choices,
+                       int def, std::string help);
+
+class ForceBackend;
 class ForceBackend;
 
 /// Device pointers that the last kernel of each step() call writes into (CUDA–GL interop: the
@@ -41,15 +65,42 @@ struct DeviceOutput {
 struct KernelInfo {
   std::string name;         ///< id used on the command line: "cpu-reference", "tiled", ...
   std::string label;        ///< short human label
-  std::string description;  ///< one line
+  std::string description;  ///< one line: what the kernel does
   bool gpu = false;         ///< needs a CUDA device
   bool supports_float = true;
   bool supports_double = false;
-  double flops_per_interaction = 20;  ///< for GFLOP/s (20 float, 30 double by convention)
+  double flops_per_interaction = 20;         ///< float, for GFLOP/s (GPU Gems 3 convention)
+  double flops_per_interaction_double = 30;  ///< double (NVIDIA's nbody sample convention)
   std::vector<Tunable> tunables;
-  /// Creates the backend for p.precision (already validated); may throw nbody::Error (e.g. no
-  /// CUDA device). The backend's info() returns this row: use find_kernel(name) inside.
-  std::function<std::unique_ptr<ForceBackend>(const SimParams&)> create;
+  /// Creates the backend for p.precision (already validated) from this row; may throw
+  /// nbody::Error (e.g. no CUDA device). The backend's info() returns `row`.
+  std::function<std::unique_ptr<ForceBackend>(const KernelInfo& row, const SimParams& p)> create;
+
+  /// The tunable `key` of this kernel, or null.
+  const Tunable* find_tunable(const std::string& key) const;
+  /// The value of tunable `key` in p, or its default when p does not set it; throws
+  /// nbody::Error when this kernel has no such tunable.
+  double value(const SimParams& p, const std::string& key) const;
+  int int_value(const SimParams& p, const std::string& key) const {
+    return static_cast<int>(value(p, key));
+  }
+  /// Flops per interaction in precision p.
+  double flops(Precision p) const {
+    return p == Precision::Double ? flops_per_interaction_double : flops_per_interaction;
+  }
+};
+
+/// One timed phase of a step (e.g. "build", "traversal"), milliseconds per step.
+struct StepPhase {
+  std::string name;
+  double ms = 0;
+};
+
+/// The work of a backend's last step, as it reports it.
+struct StepWork {
+  double interactions = 0;           ///< force interactions per step (body-body + body-cell)
+  double flops_per_interaction = 0;  ///< from the kernel's row, for its precision
+  std::vector<StepPhase> phases;     ///< per step, in order; empty when not measured
 };
 
 /// Every kernel this build has, CPU ones first. GPU rows are present only in CUDA builds.
@@ -57,8 +108,11 @@ const std::vector<KernelInfo>& kernel_table();
 /// The row named `name`; throws nbody::Error listing the known names when there is none.
 const KernelInfo& find_kernel(const std::string& name);
 /// Checks the kernel name, precision and every tunable of that kernel against the table;
-/// throws nbody::Error naming the parameter and the allowed values.
+/// throws nbody::Error naming the parameter and the allowed values. Keys in p.tunables that
+/// belong to other kernels are ignored (the window keeps them across switches).
 void validate_kernel_params(const SimParams& p);
+/// The tunable keys of the whole table in first-seen order (for generated options and columns).
+std::vector<const Tunable*> all_tunables();
 /// Creates the backend named p.kernel after validate() and validate_kernel_params().
 std::unique_ptr<ForceBackend> make_backend(const SimParams& p);
 /// True when a CUDA device is usable in this process (false in builds without CUDA).
@@ -93,6 +147,9 @@ class ForceBackend {
   virtual void step(const SimParams& p, int steps) = 0;
   /// Wall (CPU) or CUDA-event (GPU) milliseconds of the last step() call, per step.
   virtual double last_step_ms() const = 0;
+  /// Interactions, flops per interaction and phase times of the last step() (or of the last
+  /// compute_accelerations() before any step).
+  virtual StepWork last_work() const = 0;
 
   /// GPU backends: whether set_device_output() is honoured.
   virtual bool supports_device_output() const { return false; }
@@ -104,10 +161,11 @@ class ForceBackend {
   virtual bool activity_map(const ActivityMapParams& p, ActivityMap& out) { return false; }
 };
 
-/// Norm-wise relative error ||a - ref|| / ||ref|| over the 3N components, and the largest
-/// per-body relative error |a_i - ref_i| / |ref_i| (bodies with |ref_i| = 0 compare absolutely).
+/// Norm-wise relative error ||a - ref|| / ||ref|| over the 3N components, and the median,
+/// 99th percentile and largest per-body relative error |a_i - ref_i| / |ref_i| (bodies with
+/// |ref_i| = 0 compare absolutely).
 struct AccelError {
-  double normwise = 0, max = 0;
+  double normwise = 0, median = 0, p99 = 0, max = 0;
 };
 /// `count` indices spread evenly over 0..n-1, the first and last included (all when n <= count).
 std::vector<std::size_t> sample_indices(std::size_t n, std::size_t count);

@@ -3,12 +3,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace nbody {
 
 template <typename T>
 int HostBackend<T>::thread_count(const SimParams& p) const {
-  const int want = p.threads > 0 ? p.threads : omp_get_max_threads();
+  const int asked = info_.find_tunable("threads") ? info_.int_value(p, "threads") : 0;
+  const int want = asked > 0 ? asked : omp_get_max_threads();
   // below a few hundred bodies a thread has too little work to pay for waking it
   const long n = static_cast<long>(size());
   return static_cast<int>(std::max(1L, std::min<long>(want, n / kMinBodiesPerThread)));
@@ -33,21 +35,45 @@ void HostBackend<T>::set_bodies(const Bodies& b) {
   ay_.assign(n, T(0));
   az_.assign(n, T(0));
   component_ = b.component;
+  order_.clear();
   acc_valid_ = false;
+  work_ = {};
+}
+
+template <typename T>
+void HostBackend<T>::permute(const std::vector<std::uint32_t>& perm) {
+  const std::size_t n = size();
+  // identity permutation before the first reorder
+  if (order_.empty()) {
+    order_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      order_[i] = static_cast<std::uint32_t>(i);
+  }
+  scratch_.resize(n);
+  for (std::vector<T>* v : {&x_, &y_, &z_, &vx_, &vy_, &vz_, &m_, &ax_, &ay_, &az_}) {
+    for (std::size_t k = 0; k < n; ++k)
+      scratch_[k] = (*v)[perm[k]];
+    v->swap(scratch_);
+  }
+  std::vector<std::uint32_t> o(n);
+  for (std::size_t k = 0; k < n; ++k)
+    o[k] = order_[perm[k]];
+  order_.swap(o);
 }
 
 template <typename T>
 void HostBackend<T>::get_bodies(Bodies& b) const {
   const std::size_t n = size();
   if (b.size() != n) b.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    b.x[i] = x_[i];
-    b.y[i] = y_[i];
-    b.z[i] = z_[i];
-    b.vx[i] = vx_[i];
-    b.vy[i] = vy_[i];
-    b.vz[i] = vz_[i];
-    b.m[i] = m_[i];
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order_.empty() ? k : order_[k];
+    b.x[i] = x_[k];
+    b.y[i] = y_[k];
+    b.z[i] = z_[k];
+    b.vx[i] = vx_[k];
+    b.vy[i] = vy_[k];
+    b.vz[i] = vz_[k];
+    b.m[i] = m_[k];
   }
   if (component_.size() == n) b.component = component_;
 }
@@ -55,10 +81,18 @@ void HostBackend<T>::get_bodies(Bodies& b) const {
 template <typename T>
 void HostBackend<T>::ensure_accelerations(const SimParams& p) {
   if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return;
-  forces(static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), thread_count(p));
+  run_forces(p, thread_count(p));
   acc_valid_ = true;
   acc_G_ = p.G;
   acc_eps_ = p.softening;
+}
+
+template <typename T>
+void HostBackend<T>::run_forces(const SimParams& p, int threads) {
+  const double n = static_cast<double>(size());
+  work_ = {
+      n * n, info_.flops(std::is_same_v<T, double> ? Precision::Double : Precision::Float), {}};
+  forces(p, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads);
 }
 
 template <typename T>
@@ -66,9 +100,17 @@ void HostBackend<T>::compute_accelerations(const SimParams& p, std::vector<doubl
                                            std::vector<double>& ay, std::vector<double>& az) {
   acc_valid_ = false;
   ensure_accelerations(p);
-  ax.assign(ax_.begin(), ax_.end());
-  ay.assign(ay_.begin(), ay_.end());
-  az.assign(az_.begin(), az_.end());
+  // in the user's order
+  const std::size_t n = size();
+  ax.resize(n);
+  ay.resize(n);
+  az.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order_.empty() ? k : order_[k];
+    ax[i] = ax_[k];
+    ay[i] = ay_[k];
+    az[i] = az_[k];
+  }
 }
 
 template <typename T>
@@ -79,7 +121,10 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
   // the reference is single-threaded
   const int nt = info_.name == "cpu-reference" ? 1 : thread_count(p);
   ensure_accelerations(p);
+  StepWork total;
+  double integrate_ms = 0;
   for (int s = 0; s < steps; ++s) {
+    const auto k0 = std::chrono::steady_clock::now();
     // kick by half a step, then drift a whole step (seed 000 eq. 3-4)
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (long i = 0; i < n; ++i) {
@@ -91,16 +136,39 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
       z_[i] += dt * vz_[i];
     }
     // forces at the new positions, then the second half kick (eq. 5)
-    forces(static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), thread_count(p));
+    const auto k1 = std::chrono::steady_clock::now();
+    run_forces(p, thread_count(p));
+    const auto k2 = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (long i = 0; i < n; ++i) {
       vx_[i] += half * ax_[i];
       vy_[i] += half * ay_[i];
       vz_[i] += half * az_[i];
     }
+    const auto k3 = std::chrono::steady_clock::now();
+    integrate_ms += std::chrono::duration<double, std::milli>((k1 - k0) + (k3 - k2)).count();
+    // sum the work of every step
+    total.interactions += work_.interactions;
+    total.flops_per_interaction = work_.flops_per_interaction;
+    for (const StepPhase& ph : work_.phases) {
+      auto it = std::find_if(total.phases.begin(), total.phases.end(),
+                             [&](const StepPhase& q) { return q.name == ph.name; });
+      if (it == total.phases.end())
+        total.phases.push_back(ph);
+      else
+        it->ms += ph.ms;
+    }
   }
   const auto t1 = std::chrono::steady_clock::now();
   last_ms_ = steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / steps : 0;
+  // per step
+  if (steps > 0) {
+    total.interactions /= steps;
+    if (!total.phases.empty()) total.phases.push_back({"integrate", integrate_ms});
+    for (StepPhase& ph : total.phases)
+      ph.ms /= steps;
+    work_ = std::move(total);
+  }
 }
 
 template class HostBackend<float>;

@@ -3,6 +3,7 @@
 // forces(): accelerations of the current positions.
 
 #include <chrono>
+#include <cstdint>
 #include <vector>
 
 #include "sim/backend.hpp"
@@ -23,21 +24,33 @@ class HostBackend : public ForceBackend {
                              std::vector<double>& az) override;
   void step(const SimParams& p, int steps) override;
   double last_step_ms() const override { return last_ms_; }
+  StepWork last_work() const override { return work_; }
 
  protected:
-  /// Fills ax_, ay_, az_ with the accelerations of x_, y_, z_ (G and ε² given).
-  virtual void forces(T G, T eps2, int threads) = 0;
-  /// Threads to use for p (p.threads, 0 meaning all), at most one per kMinBodiesPerThread bodies.
+  /// Fills ax_, ay_, az_ with G times the accelerations of x_, y_, z_ (ε² given). The base has
+  /// set work_ to N² interactions and no phases; a kernel that counts its work overwrites
+  /// work_.interactions and appends its phases (ms of this evaluation).
+  virtual void forces(const SimParams& p, T G, T eps2, int threads) = 0;
+  /// Threads to use for p (the "threads" tunable, 0 meaning all; all when the kernel has none),
+  /// at most one per kMinBodiesPerThread bodies.
   int thread_count(const SimParams& p) const;
   static constexpr long kMinBodiesPerThread = 256;
+  /// Reorders every stored array (and order_) so that stored body k becomes old body perm[k].
+  void permute(const std::vector<std::uint32_t>& perm);
 
   std::vector<T> x_, y_, z_, vx_, vy_, vz_, m_, ax_, ay_, az_;
+  /// Empty: stored body k is body k; else stored body k is the user's body order_[k]
+  /// (get_bodies() writes in the user's order).
+  std::vector<std::uint32_t> order_;
+  StepWork work_;
 
  private:
   void ensure_accelerations(const SimParams& p);
+  void run_forces(const SimParams& p, int threads);
 
   const KernelInfo& info_;
   std::vector<Component> component_;
+  std::vector<T> scratch_;
   bool acc_valid_ = false;
   double acc_G_ = 0, acc_eps_ = 0;
   double last_ms_ = 0;

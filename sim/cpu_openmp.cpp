@@ -14,7 +14,7 @@ class CpuOpenMP final : public HostBackend<T> {
 
  protected:
   // each thread owns a contiguous range of targets; 20 flops per interaction
-  void forces(T G, T eps2, int threads) override {
+  void forces(const SimParams&, T G, T eps2, int threads) override {
     const long n = static_cast<long>(this->size());
     const T* __restrict x = this->x_.data();
     const T* __restrict y = this->y_.data();

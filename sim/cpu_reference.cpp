@@ -13,7 +13,7 @@ class CpuReference final : public HostBackend<double> {
 
  protected:
   // 20 flops per interaction (GPU Gems 3 convention); the self pair is skipped
-  void forces(double G, double eps2, int /*threads*/) override {
+  void forces(const SimParams&, double G, double eps2, int /*threads*/) override {
     const std::size_t n = size();
     for (std::size_t i = 0; i < n; ++i) {
       double ax = 0, ay = 0, az = 0;

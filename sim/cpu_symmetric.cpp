@@ -18,7 +18,7 @@ class CpuSymmetric final : public HostBackend<T> {
   using HostBackend<T>::HostBackend;
 
  protected:
-  void forces(T G, T eps2, int threads) override {
+  void forces(const SimParams&, T G, T eps2, int threads) override {
     const long n = static_cast<long>(this->size());
     const T* x = this->x_.data();
     const T* y = this->y_.data();

@@ -1,6 +1,8 @@
 // The kernel table: one row per force backend. CPU rows here; GPU rows come from
 // sim/cuda (append_cuda_kernels) in CUDA builds.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "sim/backend.hpp"
@@ -12,30 +14,117 @@
 
 namespace nbody {
 
+bool Tunable::valid(double v) const {
+  if (!std::isfinite(v) || v < min || v > max) return false;
+  switch (kind) {
+    case TunableKind::Real:
+      return true;
+    case TunableKind::Choice:
+      return v == std::floor(v) && v < static_cast<double>(choices.size());
+    case TunableKind::Int:
+      break;
+  }
+  const double k = (v - min) / step;
+  return v == std::floor(v) && std::fabs(k - std::round(k)) < 1e-9;
+}
+
 std::string Tunable::allowed() const {
   std::ostringstream os;
-  const int count = (max - min) / step + 1;
+  if (kind == TunableKind::Choice) {
+    for (std::size_t i = 0; i < choices.size(); ++i)
+      os << (i ? ", " : "") << choices[i];
+    return os.str();
+  }
+  if (kind == TunableKind::Real) {
+    os << min << " to " << max;
+    return os.str();
+  }
+  const long count = std::lround((max - min) / step) + 1;
   if (step == 1 || count > 12) {
     os << min << ".." << max;
     if (step != 1) os << " in steps of " << step;
   } else {
-    for (int v = min; v <= max; v += step)
-      os << (v == min ? "" : ", ") << v;
+    for (long i = 0; i < count; ++i)
+      os << (i ? ", " : "") << min + static_cast<double>(i) * step;
   }
   return os.str();
+}
+
+std::string Tunable::format(double v) const {
+  if (kind == TunableKind::Choice && v >= 0 && v < static_cast<double>(choices.size()))
+    return choices[static_cast<std::size_t>(v)];
+  std::ostringstream os;
+  if (kind == TunableKind::Int)
+    os << std::llround(v);
+  else
+    os << v;
+  return os.str();
+}
+
+double Tunable::parse(const std::string& text, const std::string& what) const {
+  if (kind == TunableKind::Choice)
+    for (std::size_t i = 0; i < choices.size(); ++i)
+      if (choices[i] == text) return static_cast<double>(i);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !valid(v)) {
+    const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+    fail(what, ": '", shown, "' is not valid (allowed: ", allowed(), ")");
+  }
+  return v;
+}
+
+Tunable int_tunable(std::string key, std::string label, int min, int max, int step, int def,
+                    std::string help) {
+  Tunable t;
+  t.key = std::move(key);
+  t.label = std::move(label);
+  t.kind = TunableKind::Int;
+  t.min = min;
+  t.max = max;
+  t.step = step;
+  t.def = def;
+  t.help = std::move(help);
+  return t;
+}
+
+Tunable real_tunable(std::string key, std::string label, double min, double max, double step,
+                     double def, std::string help) {
+  Tunable t = int_tunable(std::move(key), std::move(label), 0, 0, 1, 0, std::move(help));
+  t.kind = TunableKind::Real;
+  t.min = min;
+  t.max = max;
+  t.step = step;
+  t.def = def;
+  return t;
+}
+
+Tunable choice_tunable(std::string key, std::string label, std::vector<std::string> choices,
+                       int def, std::string help) {
+  const int last = static_cast<int>(choices.size()) - 1;
+  Tunable t = int_tunable(std::move(key), std::move(label), 0, last, 1, def, std::move(help));
+  t.kind = TunableKind::Choice;
+  t.choices = std::move(choices);
+  return t;
+}
+
+const Tunable* KernelInfo::find_tunable(const std::string& key) const {
+  for (const Tunable& t : tunables)
+    if (t.key == key) return &t;
+  return nullptr;
+}
+
+double KernelInfo::value(const SimParams& p, const std::string& key) const {
+  const Tunable* t = find_tunable(key);
+  if (!t) fail("kernel '", name, "' has no tunable '", key, "'");
+  const auto it = p.tunables.find(key);
+  return it == p.tunables.end() ? t->def : it->second;
 }
 
 namespace {
 
 Tunable threads_tunable() {
-  return {"threads",
-          "threads",
-          &SimParams::threads,
-          0,
-          1024,
-          1,
-          0,
-          "CPU threads (0 = all hardware threads)"};
+  return int_tunable("threads", "threads", 0, 1024, 1, 0, "CPU threads (0 = all hardware threads)");
 }
 
 std::vector<KernelInfo> build_table() {
@@ -48,18 +137,18 @@ std::vector<KernelInfo> build_table() {
     k.supports_float = false;
     k.supports_double = true;
     k.flops_per_interaction = 20;
-    k.create = [](const SimParams&) { return make_cpu_reference(find_kernel("cpu-reference")); };
+    k.create = [](const KernelInfo& row, const SimParams&) { return make_cpu_reference(row); };
     t.push_back(std::move(k));
   }
   {
     KernelInfo k;
     k.name = "cpu-openmp";
     k.label = "CPU OpenMP";
-    k.description = "direct sum, OpenMP threads over target bodies (seed 001)";
+    k.description = "direct sum of every pair, the target bodies shared among OpenMP threads";
     k.supports_double = true;
     k.tunables = {threads_tunable()};
-    k.create = [](const SimParams& p) {
-      return make_cpu_openmp(find_kernel("cpu-openmp"), p.precision);
+    k.create = [](const KernelInfo& row, const SimParams& p) {
+      return make_cpu_openmp(row, p.precision);
     };
     t.push_back(std::move(k));
   }
@@ -67,11 +156,13 @@ std::vector<KernelInfo> build_table() {
     KernelInfo k;
     k.name = "cpu-symmetric";
     k.label = "CPU symmetric (Newton 3)";
-    k.description = "each pair once, rows balanced over threads, per-thread buffers (seed 000)";
+    k.description =
+        "Newton's third law: each pair computed once and applied to both bodies, rows balanced "
+        "over threads";
     k.supports_double = true;
     k.tunables = {threads_tunable()};
-    k.create = [](const SimParams& p) {
-      return make_cpu_symmetric(find_kernel("cpu-symmetric"), p.precision);
+    k.create = [](const KernelInfo& row, const SimParams& p) {
+      return make_cpu_symmetric(row, p.precision);
     };
     t.push_back(std::move(k));
   }
@@ -102,10 +193,20 @@ void validate_kernel_params(const SimParams& p) {
   if (p.precision == Precision::Double && !k.supports_double && k.supports_float)
     fail("precision: kernel '", k.name, "' supports float only");
   for (const Tunable& t : k.tunables) {
-    const int v = p.*(t.field);
+    const double v = k.value(p, t.key);
     if (!t.valid(v))
-      fail(t.key, ": ", v, " is not valid for kernel '", k.name, "' (allowed: ", t.allowed(), ")");
+      fail(t.key, ": ", t.format(v), " is not valid for kernel '", k.name,
+           "' (allowed: ", t.allowed(), ")");
   }
+}
+
+std::vector<const Tunable*> all_tunables() {
+  std::vector<const Tunable*> out;
+  for (const KernelInfo& k : kernel_table())
+    for (const Tunable& t : k.tunables)
+      if (std::none_of(out.begin(), out.end(), [&](const Tunable* o) { return o->key == t.key; }))
+        out.push_back(&t);
+  return out;
 }
 
 std::unique_ptr<ForceBackend> make_backend(const SimParams& p) {
@@ -114,7 +215,7 @@ std::unique_ptr<ForceBackend> make_backend(const SimParams& p) {
   const KernelInfo& k = find_kernel(p.kernel);
   if (k.gpu && !cuda_available())
     fail("kernel '", k.name, "' needs a CUDA device: ", cuda_device_summary());
-  return k.create(p);
+  return k.create(k, p);
 }
 
 #ifdef NBODY_HAVE_CUDA

@@ -22,7 +22,6 @@ void validate(const SimParams& p) {
     fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
   if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
   if (p.steps_per_frame < 1) fail("steps per frame must be >= 1 (got ", p.steps_per_frame, ")");
-  if (p.threads < 0) fail("threads must be >= 0, 0 meaning all (got ", p.threads, ")");
 }
 
 }  // namespace nbody

@@ -3,6 +3,7 @@
 // reads it once per frame and passes fields by value to the kernels.
 
 #include <cstddef>
+#include <map>
 #include <string>
 
 namespace nbody {
@@ -20,12 +21,10 @@ struct SimParams {
   Precision precision = Precision::Float;
   int steps_per_frame = 1;  ///< leapfrog steps per rendered frame (>= 1)
 
-  // tunables; which ones a kernel reads is listed in its KernelInfo
-  int threads = 0;       ///< CPU threads (0 = all hardware threads)
-  int block_size = 256;  ///< GPU threads per block (multiple of 32, 32..1024)
-  int block_y = 0;       ///< tiled2d: bodies per thread kept in registers (0 = auto from N)
-  int luf = 0;     ///< tiled2d: splits of each body's j-sum, reduced in a second pass (0 = auto)
-  int unroll = 8;  ///< tiled: inner-loop unroll factor
+  /// Kernel tunables by key ("block_size", "theta", ...): which keys a kernel reads, their
+  /// ranges and defaults are in its KernelInfo row; an absent key takes the row's default.
+  /// A Choice tunable stores the index of its choice.
+  std::map<std::string, double> tunables;
 };
 
 /// Checks every field; throws nbody::Error naming the parameter and the bad value

@@ -33,6 +33,11 @@ class Simulation {
 
   const Scene& scene() const { return scene_; }
   ForceBackend& backend() { return *backend_; }
+  /// The active kernel and precision: the Simulation is their one owner (the viewer and the
+  /// tools derive their data path and labels from these, not from their own copies).
+  const std::string& kernel() const { return backend_name_; }
+  Precision precision() const { return backend_precision_; }
+  const KernelInfo& kernel_info() const { return backend_->info(); }
   double time() const { return time_; }
   long long steps_done() const { return steps_; }
   std::size_t size() const { return scene_.bodies.size(); }

@@ -134,14 +134,23 @@ inline unsigned grid_x(const LaunchShape& s) {
   return static_cast<unsigned>((s.n + per_block - 1) / per_block);
 }
 
+/// Where a backend's work runs: the device and the stream every launch, copy and event of a
+/// step goes to (a multi-kernel step stays ordered on it; a multi-GPU backend holds one per GPU).
+struct Context {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+};
+
 /// The one launch helper: returns at once for n == 0, checks the block size, sizes the grid,
-/// launches on the default stream and checks the launch.
+/// launches on ctx.stream and checks the launch.
 template <typename... KArgs, typename... Args>
-void launch(const char* name, void (*kernel)(KArgs...), const LaunchShape& s, Args&&... args) {
+void launch(const Context& ctx, const char* name, void (*kernel)(KArgs...), const LaunchShape& s,
+            Args&&... args) {
   if (s.n == 0) return;
   check_block_size(s.block);
   const dim3 grid(grid_x(s), static_cast<unsigned>(s.splits));
-  kernel<<<grid, static_cast<unsigned>(s.block), s.shared_bytes>>>(std::forward<Args>(args)...);
+  kernel<<<grid, static_cast<unsigned>(s.block), s.shared_bytes, ctx.stream>>>(
+      std::forward<Args>(args)...);
   check(cudaGetLastError(), name, __FILE__, __LINE__);
 }
 

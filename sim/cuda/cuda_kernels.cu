@@ -13,14 +13,8 @@ namespace nbody {
 namespace cuda {
 
 Tunable block_size_tunable(int def) {
-  return {"block_size",
-          "block size",
-          &SimParams::block_size,
-          32,
-          1024,
-          32,
-          def,
-          "CUDA threads per block (a multiple of 32)"};
+  return int_tunable("block_size", "block size", 32, 1024, 32, def,
+                     "CUDA threads per block (a multiple of 32)");
 }
 
 }  // namespace cuda

@@ -44,13 +44,21 @@ class DeviceBuffer {
     ptr_ = nullptr;
     count_ = 0;
   }
-  /// Copies `count` elements from host memory (count <= size()).
-  void upload(const T* src, std::size_t count) {
-    if (count) NBODY_CUDA_CHECK(cudaMemcpy(ptr_, src, count * sizeof(T), cudaMemcpyHostToDevice));
+  /// Grows to at least `count` elements (contents are not kept); never shrinks.
+  void reserve(std::size_t count) {
+    if (count > count_) resize(count);
   }
-  /// Copies `count` elements to host memory (count <= size()).
-  void download(T* dst, std::size_t count) const {
-    if (count) NBODY_CUDA_CHECK(cudaMemcpy(dst, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost));
+  /// Copies `count` elements from host memory (count <= size()); waits for the copy.
+  void upload(const T* src, std::size_t count, cudaStream_t stream = nullptr) {
+    if (!count) return;
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(ptr_, src, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  /// Copies `count` elements to host memory (count <= size()) after the work queued on `stream`.
+  void download(T* dst, std::size_t count, cudaStream_t stream = nullptr) const {
+    if (!count) return;
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   T* get() const { return ptr_; }
@@ -59,6 +67,36 @@ class DeviceBuffer {
  private:
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
+};
+
+/// A CUDA stream of its own (synchronising with the legacy default stream, so that plain
+/// cudaMemcpy and the CUDA-GL interop calls stay ordered with it). Empty: the default stream.
+class Stream {
+ public:
+  Stream() = default;
+  /// Creates a stream on the current device.
+  static Stream create() {
+    Stream s;
+    NBODY_CUDA_CHECK(cudaStreamCreate(&s.s_));
+    return s;
+  }
+  ~Stream() {
+    if (s_) NBODY_CUDA_LOG(cudaStreamDestroy(s_));
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
+  Stream& operator=(Stream&& o) noexcept {
+    if (this != &o) {
+      if (s_) NBODY_CUDA_LOG(cudaStreamDestroy(s_));
+      s_ = std::exchange(o.s_, nullptr);
+    }
+    return *this;
+  }
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
 };
 
 /// A CUDA event for timing.

@@ -1,6 +1,7 @@
 // Shared GPU state, leapfrog integrator, device output and activity map (see gpu_backend.cuh).
 #include "sim/cuda/gpu_backend.cuh"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/cuda/map_binning.hpp"
@@ -26,11 +27,17 @@ const cudaDeviceProp& device_properties() {
 
 void check_tunables(const KernelInfo& info, const SimParams& p) {
   for (const Tunable& t : info.tunables) {
-    const int v = p.*(t.field);
+    const double v = info.value(p, t.key);
     if (!t.valid(v))
-      fail(t.key, ": ", v, " is not valid for kernel '", info.name, "' (allowed: ", t.allowed(),
-           ")");
+      fail(t.key, ": ", t.format(v), " is not valid for kernel '", info.name,
+           "' (allowed: ", t.allowed(), ")");
   }
+}
+
+int current_device() {
+  int dev = 0;
+  NBODY_CUDA_CHECK(cudaGetDevice(&dev));
+  return dev;
 }
 
 namespace {
@@ -54,14 +61,17 @@ __global__ void __launch_bounds__(1024)
   vel[i] = v;
 }
 
-// last half kick of a step() call; also writes the interop output when given
+// last half kick of a step() call; also writes the interop output when given, in the user's
+// order (through `order` when the bodies are kept sorted)
 template <typename T>
 __global__ void __launch_bounds__(1024)
     kick_output_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
                        const Vec4<T>* __restrict__ acc, int n, T kick, float4* out_pos,
-                       float* out_speed) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+                       float* out_speed, const std::uint32_t* __restrict__ order) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const int i = k;
+  const int o = order ? static_cast<int>(order[k]) : k;
   Vec4<T> v = vel[i];
   const Vec4<T> a = acc[i];
   v.x = fma(a.x, kick, v.x);
@@ -70,9 +80,24 @@ __global__ void __launch_bounds__(1024)
   vel[i] = v;
   if (out_pos) {
     const Vec4<T> p = pos[i];
-    out_pos[i] = make_float4(float(p.x), float(p.y), float(p.z), float(p.w));
+    out_pos[o] = make_float4(float(p.x), float(p.y), float(p.z), float(p.w));
   }
-  if (out_speed) out_speed[i] = float(sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+  if (out_speed) out_speed[o] = float(sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+}
+
+// stored body k becomes old body perm[k]: gathers positions, velocities and the order
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    permute_kernel(const Vec4<T>* __restrict__ pos, const Vec4<T>* __restrict__ vel,
+                   const std::uint32_t* __restrict__ order, const std::uint32_t* __restrict__ perm,
+                   int n, bool ordered, Vec4<T>* __restrict__ pos_out,
+                   Vec4<T>* __restrict__ vel_out, std::uint32_t* __restrict__ order_out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const std::uint32_t j = perm[k];
+  pos_out[k] = pos[j];
+  vel_out[k] = vel[j];
+  order_out[k] = ordered ? order[j] : j;
 }
 
 // bin every body into the D x D grid with global atomics
@@ -113,6 +138,24 @@ template <typename T>
 GpuBackend<T>::GpuBackend(const KernelInfo& info) : info_(info) {
   // touch the device now so that a missing one is reported at creation
   device_properties();
+  stream_ = Stream::create();
+  ctx_ = {current_device(), stream_.get()};
+}
+
+template <typename T>
+void GpuBackend<T>::permute(const std::uint32_t* perm) {
+  if (n_ == 0) return;
+  scratch_.reserve(n_);
+  order_scratch_.reserve(n_);
+  order_.reserve(n_);
+  launch(ctx_, "permute", permute_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
+         order_.get(), perm, static_cast<int>(n_), ordered_, scratch_.get(), acc_.get(),
+         order_scratch_.get());
+  // the velocities went into acc_ (free until forces() fill it): swap the buffers round
+  std::swap(pos_, scratch_);
+  std::swap(vel_, acc_);
+  std::swap(order_, order_scratch_);
+  ordered_ = true;
 }
 
 template <typename T>
@@ -127,27 +170,33 @@ void GpuBackend<T>::set_bodies(const Bodies& b) {
   pos_.resize(n_);
   vel_.resize(n_);
   acc_.resize(n_);
-  pos_.upload(pos.data(), n_);
-  vel_.upload(vel.data(), n_);
+  pos_.upload(pos.data(), n_, ctx_.stream);
+  vel_.upload(vel.data(), n_, ctx_.stream);
   component_ = b.component;
+  ordered_ = false;
   acc_valid_ = false;
+  work_ = {};
   if (out_.positions || out_.speed) write_output();
 }
 
 template <typename T>
 void GpuBackend<T>::get_bodies(Bodies& b) const {
   std::vector<V4> pos(n_), vel(n_);
-  pos_.download(pos.data(), n_);
-  vel_.download(vel.data(), n_);
+  std::vector<std::uint32_t> order(ordered_ ? n_ : 0);
+  pos_.download(pos.data(), n_, ctx_.stream);
+  vel_.download(vel.data(), n_, ctx_.stream);
+  if (ordered_) order_.download(order.data(), n_, ctx_.stream);
   if (b.size() != n_) b.resize(n_);
-  for (std::size_t i = 0; i < n_; ++i) {
-    b.x[i] = pos[i].x;
-    b.y[i] = pos[i].y;
-    b.z[i] = pos[i].z;
-    b.m[i] = pos[i].w;
-    b.vx[i] = vel[i].x;
-    b.vy[i] = vel[i].y;
-    b.vz[i] = vel[i].z;
+  // in the user's order
+  for (std::size_t k = 0; k < n_; ++k) {
+    const std::size_t i = ordered_ ? order[k] : k;
+    b.x[i] = pos[k].x;
+    b.y[i] = pos[k].y;
+    b.z[i] = pos[k].z;
+    b.m[i] = pos[k].w;
+    b.vx[i] = vel[k].x;
+    b.vy[i] = vel[k].y;
+    b.vz[i] = vel[k].z;
   }
   if (component_.size() == n_) b.component = component_;
 }
@@ -155,10 +204,17 @@ void GpuBackend<T>::get_bodies(Bodies& b) const {
 template <typename T>
 void GpuBackend<T>::ensure_accelerations(const SimParams& p) {
   if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return;
-  forces(p, T(p.G), T(p.softening * p.softening));
+  run_forces(p);
   acc_valid_ = true;
   acc_G_ = p.G;
   acc_eps_ = p.softening;
+}
+
+template <typename T>
+void GpuBackend<T>::run_forces(const SimParams& p) {
+  const double n = static_cast<double>(n_);
+  work_ = {n * n, info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float), {}};
+  forces(p, T(p.G), T(p.softening * p.softening));
 }
 
 template <typename T>
@@ -168,14 +224,18 @@ void GpuBackend<T>::compute_accelerations(const SimParams& p, std::vector<double
   acc_valid_ = false;
   if (n_ > 0) ensure_accelerations(p);
   std::vector<V4> acc(n_);
-  acc_.download(acc.data(), n_);
+  std::vector<std::uint32_t> order(ordered_ ? n_ : 0);
+  acc_.download(acc.data(), n_, ctx_.stream);
+  if (ordered_) order_.download(order.data(), n_, ctx_.stream);
   ax.resize(n_);
   ay.resize(n_);
   az.resize(n_);
-  for (std::size_t i = 0; i < n_; ++i) {
-    ax[i] = acc[i].x;
-    ay[i] = acc[i].y;
-    az[i] = acc[i].z;
+  // in the user's order
+  for (std::size_t k = 0; k < n_; ++k) {
+    const std::size_t i = ordered_ ? order[k] : k;
+    ax[i] = acc[k].x;
+    ay[i] = acc[k].y;
+    az[i] = acc[k].z;
   }
 }
 
@@ -189,23 +249,46 @@ void GpuBackend<T>::step(const SimParams& p, int steps) {
   const int n = static_cast<int>(n_);
   const LaunchShape shape{n_, kBlock};
   const T dt = T(p.dt), half = T(0.5 * p.dt);
-  start_.record();
+  start_.record(ctx_.stream);
   ensure_accelerations(p);
   // first half kick and drift; then per step: forces, and either the fused
   // second-half kick + next first-half kick + drift, or the last half kick
-  launch("kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n, half,
-         dt);
+  launch(ctx_, "kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n,
+         half, dt);
+  StepWork total;
   for (int s = 0; s < steps; ++s) {
-    forces(p, T(p.G), T(p.softening * p.softening));
+    run_forces(p);
     if (s + 1 < steps)
-      launch("kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n, dt,
-             dt);
+      launch(ctx_, "kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n,
+             dt, dt);
     else
-      launch("kick_output", kick_output_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n,
-             half, static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed));
+      launch(ctx_, "kick_output", kick_output_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(),
+             n, half, static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
+             ordered_ ? order_.get() : nullptr);
+    // sum the work of every step
+    total.interactions += work_.interactions;
+    total.flops_per_interaction = work_.flops_per_interaction;
+    for (const StepPhase& ph : work_.phases) {
+      auto it = std::find_if(total.phases.begin(), total.phases.end(),
+                             [&](const StepPhase& q) { return q.name == ph.name; });
+      if (it == total.phases.end())
+        total.phases.push_back(ph);
+      else
+        it->ms += ph.ms;
+    }
   }
-  stop_.record();
+  stop_.record(ctx_.stream);
   last_ms_ = stop_.elapsed_since(start_) / steps;
+  // per step; what the kernel's phases do not cover is the integrator's
+  total.interactions /= steps;
+  double covered = 0;
+  for (StepPhase& ph : total.phases) {
+    ph.ms /= steps;
+    covered += ph.ms;
+  }
+  if (!total.phases.empty())
+    total.phases.push_back({"integrate", std::max(0.0, last_ms_ - covered)});
+  work_ = std::move(total);
 }
 
 template <typename T>
@@ -217,9 +300,9 @@ void GpuBackend<T>::set_device_output(const DeviceOutput& out) {
 template <typename T>
 void GpuBackend<T>::write_output() {
   // a zero kick writes the output without changing the state
-  launch("kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
-         acc_.get(), static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
-         static_cast<float*>(out_.speed));
+  launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
+         vel_.get(), acc_.get(), static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
+         static_cast<float*>(out_.speed), ordered_ ? order_.get() : nullptr);
 }
 
 template <typename T>
@@ -230,23 +313,23 @@ bool GpuBackend<T>::activity_map(const ActivityMapParams& p, ActivityMap& out) {
   map_counts_.resize(static_cast<std::size_t>(cells));
   map_image_.resize(static_cast<std::size_t>(cells));
   map_stats_.resize(2);
-  NBODY_CUDA_CHECK(cudaMemset(map_counts_.get(), 0, sizeof(unsigned) * cells));
-  NBODY_CUDA_CHECK(cudaMemset(map_stats_.get(), 0, sizeof(unsigned) * 2));
+  NBODY_CUDA_CHECK(cudaMemsetAsync(map_counts_.get(), 0, sizeof(unsigned) * cells, ctx_.stream));
+  NBODY_CUDA_CHECK(cudaMemsetAsync(map_stats_.get(), 0, sizeof(unsigned) * 2, ctx_.stream));
   // bin, find the largest count, normalise
-  launch("map_bin", map_bin_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), static_cast<int>(n_), b,
-         map_counts_.get(), map_stats_.get());
+  launch(ctx_, "map_bin", map_bin_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
+         static_cast<int>(n_), b, map_counts_.get(), map_stats_.get());
   const LaunchShape cell_shape{static_cast<std::size_t>(cells), kBlock};
-  launch("map_max", map_max_kernel, cell_shape, map_counts_.get(), cells, map_stats_.get());
-  launch("map_normalise", map_normalise_kernel, cell_shape, map_counts_.get(), cells,
+  launch(ctx_, "map_max", map_max_kernel, cell_shape, map_counts_.get(), cells, map_stats_.get());
+  launch(ctx_, "map_normalise", map_normalise_kernel, cell_shape, map_counts_.get(), cells,
          map_stats_.get(), static_cast<int>(p.scale), map_image_.get());
   // download
   out.size = p.size;
   out.counts.resize(cells);
   out.image.resize(cells);
   unsigned stats[2] = {0, 0};
-  map_counts_.download(out.counts.data(), cells);
-  map_image_.download(out.image.data(), cells);
-  map_stats_.download(stats, 2);
+  map_counts_.download(out.counts.data(), cells, ctx_.stream);
+  map_image_.download(out.image.data(), cells, ctx_.stream);
+  map_stats_.download(stats, 2, ctx_.stream);
   out.max_count = stats[0];
   out.inside = 0;
   for (const std::uint32_t c : out.counts)

@@ -4,6 +4,7 @@
 // timing, the device output for CUDA-GL interop and the device activity map. A kernel only
 // supplies forces().
 
+#include <cstdint>
 #include <vector>
 
 #include "sim/backend.hpp"
@@ -26,21 +27,35 @@ class GpuBackend : public ForceBackend {
                              std::vector<double>& az) override;
   void step(const SimParams& p, int steps) override;
   double last_step_ms() const override { return last_ms_; }
+  StepWork last_work() const override { return work_; }
 
   bool supports_device_output() const override { return true; }
   void set_device_output(const DeviceOutput& out) override;
   bool activity_map(const ActivityMapParams& p, ActivityMap& out) override;
 
  protected:
-  /// Fills acc_ with G times the accelerations of pos_ (n_ > 0). Reads its tunables from p.
+  /// Fills acc_ with G times the accelerations of pos_ (n_ > 0), on ctx_.stream. Reads its
+  /// tunables from p through info_. The base has set work_ to N² interactions and no phases; a
+  /// kernel that counts its work overwrites work_.interactions and appends its phases.
   virtual void forces(const SimParams& p, T G, T eps2) = 0;
+  /// Reorders pos_, vel_ and order_ on the stream so that stored body k becomes old body
+  /// perm[k] (a device array of n_ indices); from then on ordered_ is true.
+  void permute(const std::uint32_t* perm);
 
   const KernelInfo& info_;
+  Stream stream_;
+  Context ctx_;
   std::size_t n_ = 0;
   DeviceBuffer<V4> pos_, vel_, acc_;
+  /// When ordered_: stored body k is the user's body order_[k]; the interop output and
+  /// get_bodies() scatter through it so that users see their own order.
+  DeviceBuffer<std::uint32_t> order_;
+  bool ordered_ = false;
+  StepWork work_;
 
  private:
   void ensure_accelerations(const SimParams& p);
+  void run_forces(const SimParams& p);
   void write_output();
 
   std::vector<Component> component_;
@@ -51,9 +66,14 @@ class GpuBackend : public ForceBackend {
   DeviceOutput out_;
   DeviceBuffer<unsigned> map_counts_, map_stats_;
   DeviceBuffer<float> map_image_;
+  DeviceBuffer<V4> scratch_;
+  DeviceBuffer<std::uint32_t> order_scratch_;
+  Event phase_a_, phase_b_;
 };
 
 /// Throws nbody::Error naming the tunable when p holds a value invalid for `info`.
 void check_tunables(const KernelInfo& info, const SimParams& p);
+/// The current device's number.
+int current_device();
 
 }  // namespace nbody::cuda

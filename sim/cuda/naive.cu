@@ -38,13 +38,14 @@ class NaiveBackend final : public GpuBackend<T> {
 
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
-    const LaunchShape shape{this->n_, p.block_size};
+    const LaunchShape shape{this->n_, this->info_.int_value(p, "block_size")};
     const int n = static_cast<int>(this->n_);
     if (!needs_guard(eps2))
-      launch("naive", naive_kernel<T, false>, shape, this->pos_.get(), this->acc_.get(), n, eps2,
-             G);
+      launch(this->ctx_, "naive", naive_kernel<T, false>, shape, this->pos_.get(), this->acc_.get(),
+             n, eps2, G);
     else
-      launch("naive", naive_kernel<T, true>, shape, this->pos_.get(), this->acc_.get(), n, eps2, G);
+      launch(this->ctx_, "naive", naive_kernel<T, true>, shape, this->pos_.get(), this->acc_.get(),
+             n, eps2, G);
   }
 };
 
@@ -54,14 +55,13 @@ KernelInfo naive_row() {
   KernelInfo k;
   k.name = "naive";
   k.label = "GPU naive";
-  k.description = "one thread per body, all bodies read from global memory (seed 000 GPU0)";
+  k.description = "one thread per body, every other body read straight from global memory";
   k.gpu = true;
   k.supports_float = true;
   k.supports_double = true;
   k.flops_per_interaction = 20;
   k.tunables = {block_size_tunable(256)};
-  k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
-    const KernelInfo& info = find_kernel("naive");
+  k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
     if (p.precision == Precision::Double) return std::make_unique<NaiveBackend<double>>(info);
     return std::make_unique<NaiveBackend<float>>(info);
   };

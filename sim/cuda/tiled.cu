@@ -71,15 +71,15 @@ class TiledBackend final : public GpuBackend<T> {
 
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
-    LaunchShape shape{this->n_, p.block_size};
-    shape.shared_bytes = sizeof(Vec4<T>) * p.block_size;
+    LaunchShape shape{this->n_, this->info_.int_value(p, "block_size")};
+    shape.shared_bytes = sizeof(Vec4<T>) * this->info_.int_value(p, "block_size");
     const int n = static_cast<int>(this->n_);
     if (!needs_guard(eps2))
-      launch("tiled", pick<T, false>(p.unroll, this->n_), shape, this->pos_.get(), this->acc_.get(),
-             n, eps2, G);
+      launch(this->ctx_, "tiled", pick<T, false>(this->info_.int_value(p, "unroll"), this->n_),
+             shape, this->pos_.get(), this->acc_.get(), n, eps2, G);
     else
-      launch("tiled", pick<T, true>(p.unroll, this->n_), shape, this->pos_.get(), this->acc_.get(),
-             n, eps2, G);
+      launch(this->ctx_, "tiled", pick<T, true>(this->info_.int_value(p, "unroll"), this->n_),
+             shape, this->pos_.get(), this->acc_.get(), n, eps2, G);
   }
 };
 
@@ -95,10 +95,9 @@ KernelInfo tiled_row() {
   k.supports_double = true;
   k.flops_per_interaction = 20;
   k.tunables = {block_size_tunable(256),
-                {"unroll", "unroll", &SimParams::unroll, 1, 8, 1, 8,
-                 "unroll factor of the loop over a shared-memory tile"}};
-  k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
-    const KernelInfo& info = find_kernel("tiled");
+                int_tunable("unroll", "unroll", 1, 8, 1, 8,
+                            "unroll factor of the loop over a shared-memory tile")};
+  k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
     if (p.precision == Precision::Double) return std::make_unique<TiledBackend<double>>(info);
     return std::make_unique<TiledBackend<float>>(info);
   };

@@ -127,33 +127,39 @@ class Tiled2dBackend final : public GpuBackend<T> {
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
     const int n = static_cast<int>(this->n_);
-    const int B = p.block_size;
+    const int B = this->info_.int_value(p, "block_size");
     check_block_size(B);
     if (n == 0) return;
     // bodies per thread: block_y; 0 = 3 in double (2 at block 1024), in float 4 (1 below
     // N = 8192, where more threads beat register reuse; 5..8 measured slower: 64 registers at
     // most under __launch_bounds__(1024)); all measured on the H200
-    int rows = p.block_y > 0 ? p.block_y : (sizeof(T) == 8 ? 3 : n < 8192 ? 1 : 4);
+    int rows = this->info_.int_value(p, "block_y") > 0 ? this->info_.int_value(p, "block_y")
+                                                       : (sizeof(T) == 8 ? 3
+                                                          : n < 8192     ? 1
+                                                                         : 4);
     const Tiled2dFn<T> fn =
         needs_guard(eps2) ? pick_rows<T, true>(rows, B) : pick_rows<T, false>(rows, B);
     LaunchShape shape{this->n_, B, rows};
     shape.shared_bytes = sizeof(Vec4<T>) * B;
     // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles
     const int ntiles = (n + B - 1) / B;
-    int splits = p.luf > 0 ? p.luf : auto_splits(fn, shape);
+    int splits = this->info_.int_value(p, "luf") > 0 ? this->info_.int_value(p, "luf")
+                                                     : auto_splits(fn, shape);
     splits = std::clamp(splits, 1, ntiles);
     const int tiles_per_split = (ntiles + splits - 1) / splits;
     splits = (ntiles + tiles_per_split - 1) / tiles_per_split;
     shape.splits = splits;
     last_splits_ = splits;
     if (splits == 1) {
-      launch("tiled2d", fn, shape, this->pos_.get(), this->acc_.get(), n, eps2, G, tiles_per_split);
+      launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), this->acc_.get(), n, eps2, G,
+             tiles_per_split);
       return;
     }
     partial_.resize(static_cast<std::size_t>(splits) * this->n_);
-    launch("tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, eps2, G, tiles_per_split);
-    launch("tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->n_, 256}, partial_.get(),
-           this->acc_.get(), n, splits);
+    launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, eps2, G,
+           tiles_per_split);
+    launch(this->ctx_, "tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->n_, 256},
+           partial_.get(), this->acc_.get(), n, splits);
   }
 
  private:
@@ -195,23 +201,23 @@ KernelInfo tiled2d_row() {
   k.name = "tiled2d";
   k.label = "GPU 2D-tiled (split j)";
   k.description =
-      "2D grid: each body's sum split over luf chunks, block_y bodies per thread, partial sums "
-      "reduced in a second pass (seed 000 GPU2-8); fills the GPU at small N";
+      "2D grid: each body's sum split into chunks computed by different blocks, several bodies "
+      "per thread, partial sums added in a second pass; fills the GPU even at small N";
   k.gpu = true;
   k.supports_float = true;
   k.supports_double = true;
   k.flops_per_interaction = 20;
   k.tunables = {
       block_size_tunable(256),
-      {"block_y", "bodies per thread", &SimParams::block_y, 0, 8, 1, 0,
-       "rows of target bodies per block, i.e. bodies per thread kept in registers "
-       "(0 = auto: float 4, or 1 below N = 8192; double 3, 2 at block 1024)"},
-      {"luf", "j-splits", &SimParams::luf, 0, 256, 1, 0,
-       "partial sums per body: the j range is split into this many chunks of whole "
-       "tiles, added in a second pass (0 = auto: 6 to 64 waves of blocks, N / 2048 at most "
-       "beyond 6)"}};
-  k.create = [](const SimParams& p) -> std::unique_ptr<ForceBackend> {
-    const KernelInfo& info = find_kernel("tiled2d");
+      int_tunable("block_y", "bodies per thread", 0, 8, 1, 0,
+                  "rows of target bodies per block, i.e. bodies per thread kept in registers "
+                  "(0 = auto: float 4, or 1 below N = 8192; double 3, 2 at block 1024)"),
+      int_tunable(
+          "luf", "j-splits", 0, 256, 1, 0,
+          "partial sums per body: the j range is split into this many chunks of whole "
+          "tiles, added in a second pass (0 = auto: 6 to 64 waves of blocks, N / 2048 at most "
+          "beyond 6)")};
+  k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
     if (p.precision == Precision::Double) return std::make_unique<Tiled2dBackend<double>>(info);
     return std::make_unique<Tiled2dBackend<float>>(info);
   };

@@ -34,8 +34,6 @@ TEST(Interop, GlBufferHoldsSimulationPositionsAfterAStep) {
     Scene scene = make_scene("plummer", sp);
     SimParams p;
     p.kernel = k.name;
-    for (const Tunable& t : k.tunables)
-      p.*(t.field) = t.def;
     p.dt = scene.dt;
     p.softening = scene.softening;
     p.G = scene.units.G;

@@ -51,7 +51,7 @@ TEST(KernelTable, UnknownKernelListsKnownOnes) {
 TEST(KernelTable, InvalidTunableNamesAllowedValues) {
   SimParams p;
   p.kernel = "cpu-openmp";
-  p.threads = 5000;
+  p.tunables["threads"] = 5000;
   const std::string e = error_of(p);
   EXPECT_NE(e.find("threads: 5000 is not valid"), std::string::npos);
   EXPECT_NE(e.find("0..1024"), std::string::npos);
@@ -67,13 +67,83 @@ TEST(KernelTable, BadPhysicsParametersRejected) {
 }
 
 TEST(KernelTable, TunableAllowedText) {
-  Tunable t{"block_size", "block size", &SimParams::block_size, 32, 1024, 32, 256, ""};
+  const Tunable t = int_tunable("block_size", "block size", 32, 1024, 32, 256, "");
   EXPECT_TRUE(t.valid(64));
   EXPECT_FALSE(t.valid(48));
+  EXPECT_FALSE(t.valid(64.5));
   EXPECT_FALSE(t.valid(2048));
   EXPECT_EQ(t.allowed(), "32..1024 in steps of 32");
-  Tunable s{"luf", "luf", &SimParams::luf, 1, 4, 1, 2, ""};
+  const Tunable s = int_tunable("luf", "luf", 1, 4, 1, 2, "");
   EXPECT_EQ(s.allowed(), "1..4");
+  const Tunable u = int_tunable("unroll", "unroll", 2, 8, 2, 4, "");
+  EXPECT_EQ(u.allowed(), "2, 4, 6, 8");
+}
+
+TEST(KernelTable, RealAndChoiceTunables) {
+  const Tunable theta = real_tunable("theta", "theta", 0, 1.5, 0.05, 0.5, "opening angle");
+  EXPECT_TRUE(theta.valid(0.37));
+  EXPECT_TRUE(theta.valid(0));
+  EXPECT_FALSE(theta.valid(1.6));
+  EXPECT_FALSE(theta.valid(std::nan("")));
+  EXPECT_EQ(theta.allowed(), "0 to 1.5");
+  EXPECT_DOUBLE_EQ(theta.parse("0.7", "--theta"), 0.7);
+  EXPECT_EQ(theta.format(0.7), "0.7");
+  try {
+    theta.parse("2", "--theta");
+    FAIL() << "theta 2 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "--theta: '2' is not valid (allowed: 0 to 1.5)");
+  }
+  EXPECT_THROW(theta.parse("0.5x", "--theta"), Error);
+  const Tunable q = choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1, "");
+  EXPECT_DOUBLE_EQ(q.parse("off", "--quadrupole"), 0);
+  EXPECT_DOUBLE_EQ(q.parse("1", "--quadrupole"), 1);
+  EXPECT_EQ(q.format(1), "on");
+  EXPECT_EQ(q.allowed(), "off, on");
+  EXPECT_FALSE(q.valid(2));
+  EXPECT_THROW(q.parse("maybe", "--quadrupole"), Error);
+}
+
+// a kernel reads its tunables by key; an absent key takes the row's default
+TEST(KernelTable, ValuesByKeyWithDefaults) {
+  const KernelInfo& k = find_kernel("cpu-openmp");
+  SimParams p;
+  EXPECT_EQ(k.int_value(p, "threads"), 0);
+  p.tunables["threads"] = 3;
+  EXPECT_EQ(k.int_value(p, "threads"), 3);
+  EXPECT_THROW(k.value(p, "no_such_key"), Error);
+  // a key of another kernel is ignored by this one
+  p.tunables["theta"] = 99;
+  p.kernel = "cpu-openmp";
+  EXPECT_NO_THROW(validate_kernel_params(p));
+  // every key of the table is listed once
+  std::vector<std::string> keys;
+  for (const Tunable* t : all_tunables())
+    keys.push_back(t->key);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(std::adjacent_find(keys.begin(), keys.end()), keys.end());
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "threads"), keys.end());
+}
+
+// the backend reports the work of its last step: N² for the direct sums, flops from the row
+TEST(KernelTable, BackendReportsItsWork) {
+  const Bodies b = [] {
+    Bodies r;
+    for (int i = 0; i < 100; ++i)
+      r.add(i * 0.01, (i % 7) * 0.1, (i % 3) * 0.2, 0, 0, 0, 0.01);
+    return r;
+  }();
+  for (const char* name : {"cpu-reference", "cpu-openmp", "cpu-symmetric"}) {
+    SimParams p;
+    p.kernel = name;
+    p.precision = find_kernel(name).supports_float ? Precision::Float : Precision::Double;
+    auto be = make_backend(p);
+    be->set_bodies(b);
+    be->step(p, 3);
+    const StepWork w = be->last_work();
+    EXPECT_DOUBLE_EQ(w.interactions, 100.0 * 100.0) << name;
+    EXPECT_DOUBLE_EQ(w.flops_per_interaction, find_kernel(name).flops(p.precision)) << name;
+  }
 }
 
 TEST(AccelerationError, NormwiseAndMax) {

@@ -39,9 +39,6 @@ TEST(SimParams, RejectsBadValuesNamingTheParameter) {
   p = {};
   p.steps_per_frame = 0;
   EXPECT_NE(error_of(p).find("steps per frame"), std::string::npos);
-  p = {};
-  p.threads = -2;
-  EXPECT_NE(error_of(p).find("threads"), std::string::npos);
 }
 
 TEST(SimParams, ParsePrecision) {

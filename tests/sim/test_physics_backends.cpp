@@ -47,7 +47,7 @@ TEST(Momentum, SymmetricConservesToRoundOff) {
   }
   for (Precision prec : {Precision::Double, Precision::Float}) {
     SimParams p = testing::params("cpu-symmetric", 1e-3, 0.01, 1.0, prec);
-    p.threads = 2;
+    p.tunables["threads"] = 2;
     auto backend = make_backend(p);
     backend->set_bodies(b0);
     backend->step(p, 200);
@@ -70,7 +70,7 @@ TEST(Accuracy, FloatBackendsMatchReference) {
     oracle->compute_accelerations(ref, rx, ry, rz);
     for (const char* kernel : {"cpu-openmp", "cpu-symmetric"}) {
       SimParams p = testing::params(kernel, 1e-3, 0.01, 1.0, Precision::Float);
-      p.threads = 2;
+      p.tunables["threads"] = 2;
       auto backend = make_backend(p);
       backend->set_bodies(b);
       backend->compute_accelerations(p, ax, ay, az);

@@ -50,10 +50,12 @@ SimParams params_of(const Case& c) {
   SimParams p;
   p.kernel = c.kernel;
   p.precision = c.precision;
-  p.block_size = c.block;
-  p.block_y = c.block_y;
-  p.luf = c.luf;
-  p.unroll = c.unroll;
+  // only the kernel's own tunables
+  const KernelInfo& k = find_kernel(c.kernel);
+  const std::pair<const char*, int> given[] = {
+      {"block_size", c.block}, {"block_y", c.block_y}, {"luf", c.luf}, {"unroll", c.unroll}};
+  for (const auto& [key, v] : given)
+    if (k.find_tunable(key)) p.tunables[key] = v;
   p.G = 1.0;
   p.softening = 0.01;
   p.dt = 1e-3;
@@ -124,8 +126,6 @@ TEST(GpuLargeN, FloatKernelsStayAccurateAtAMillionBodies) {
     SimParams p;
     p.kernel = name;
     p.softening = 0.01;
-    for (const Tunable& t : find_kernel(name).tunables)
-      p.*(t.field) = t.def;
     auto gpu = make_backend(p);
     gpu->set_bodies(b);
     std::vector<double> ax, ay, az, rx, ry, rz, sx, sy, sz;
@@ -328,7 +328,7 @@ TEST(GpuTable, InvalidBlockSizeNamesAllowedValues) {
   for (const char* k : kGpuKernels) {
     SimParams p;
     p.kernel = k;
-    p.block_size = 100;
+    p.tunables["block_size"] = 100;
     try {
       make_backend(p);
       FAIL() << "block size 100 accepted by " << k;
