@@ -23,6 +23,7 @@
 #include "app/launch.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/scene.hpp"
 
 namespace nbody::app {
 namespace {
@@ -39,6 +40,7 @@ struct BenchOptions {
   double softening = 0.01;
   double budget_s = 30;
   unsigned seed = 1;
+  std::string distribution = "sphere";  ///< sphere, cube or a generated scene's name
   std::string csv, json;
 };
 
@@ -57,15 +59,23 @@ struct Row {
   bool gpu = false;
 };
 
-// uniform random bodies in the unit sphere, total mass 1
-Bodies make_bodies(long long n, unsigned seed) {
+// the bodies of one N: uniform random in the unit sphere or the cube [-1, 1]^3 (total mass 1),
+// or a generated scene (plummer, galaxy-collision, ...) at that N
+Bodies make_bodies(long long n, unsigned seed, const std::string& distribution) {
+  if (distribution != "sphere" && distribution != "cube") {
+    SceneParams sp;
+    sp.n = static_cast<std::size_t>(n);
+    sp.seed = seed;
+    return make_scene(distribution, sp).bodies;
+  }
+  const bool cube = distribution == "cube";
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1);
   Bodies b;
   b.reserve(static_cast<std::size_t>(n));
   while (static_cast<long long>(b.size()) < n) {
     const double x = u(rng), y = u(rng), z = u(rng);
-    if (x * x + y * y + z * z > 1) continue;
+    if (!cube && x * x + y * y + z * z > 1) continue;
     b.add(x, y, z, 0.1 * u(rng), 0.1 * u(rng), 0.1 * u(rng), 1.0 / n);
   }
   return b;
@@ -269,6 +279,7 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const std
     x["gpu"] = r.gpu;
     x["precision"] = precision_name(r.precision);
     x["n"] = r.n;
+    x["distribution"] = o.distribution;
     for (const auto& [key, v] : r.tunables) {
       const Tunable* t = find_kernel(r.kernel).find_tunable(key);
       if (t->kind == TunableKind::Choice)
@@ -347,7 +358,7 @@ void run_bench(const BenchOptions& o) {
               "speedup", "err-med", "err-p99", "err-max");
   std::vector<Row> rows;
   for (long long n : o.n) {
-    const Bodies bodies = make_bodies(n, o.seed);
+    const Bodies bodies = make_bodies(n, o.seed, o.distribution);
     for (Precision requested : precisions) {
       const Bodies held = rounded(bodies, requested);
       const Reference ref = reference(held, static_cast<std::size_t>(o.sample), 1.0, o.softening);
@@ -446,6 +457,17 @@ void register_bench_command(CLI::App& app) {
                   "seconds of timed steps per configuration; fewer steps when one is slow")
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "random seed of the bodies")->capture_default_str();
+  cmd->add_option("--distribution", o->distribution,
+                  "bodies: sphere (uniform in the unit sphere), cube (uniform in [-1,1]^3) or a "
+                  "generated scene such as plummer or galaxy-collision")
+      ->capture_default_str()
+      ->check([](const std::string& d) -> std::string {
+        if (d == "sphere" || d == "cube") return {};
+        for (const SceneInfo& s : scene_table())
+          if (s.name == d) return s.has_n ? std::string() : d + " has a fixed number of bodies";
+        return "unknown distribution '" + d.substr(0, 40) +
+               "' (allowed: sphere, cube or a generated scene: see simulate --list-scenes)";
+      });
   cmd->add_option("--csv", o->csv, "write the results as CSV");
   cmd->add_option("--json", o->json, "write the results as JSON");
   cmd->callback([o] { run_bench(*o); });
