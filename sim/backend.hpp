@@ -96,6 +96,12 @@ struct StepPhase {
   double ms = 0;
 };
 
+/// One cell of a tree kernel's tree: geometric centre, half side and depth (root = 0).
+struct TreeCell {
+  double cx = 0, cy = 0, cz = 0, half = 0;
+  int level = 0;
+};
+
 /// The work of a backend's last step, as it reports it.
 struct StepWork {
   double interactions = 0;           ///< force interactions per step (body-body + body-cell)
@@ -150,6 +156,10 @@ class ForceBackend {
   /// Interactions, flops per interaction and phase times of the last step() (or of the last
   /// compute_accelerations() before any step).
   virtual StepWork last_work() const = 0;
+
+  /// Tree kernels: replaces `out` with the cells of the tree of the last force evaluation down
+  /// to depth `max_level` (root = 0) and returns true; other kernels return false.
+  virtual bool tree_cells(int max_level, std::vector<TreeCell>& out) { return false; }
 
   /// GPU backends: whether set_device_output() is honoured.
   virtual bool supports_device_output() const { return false; }

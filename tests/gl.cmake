@@ -9,3 +9,4 @@ nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_smoke.cpp gl PkgConfig::
 add_dependencies(test_gui_smoke nbody)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_headless.cpp gl nbody_gui PkgConfig::STB_TEST)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_interop.cpp gl nbody_gui)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_cell_boxes.cpp gl nbody_gui)
