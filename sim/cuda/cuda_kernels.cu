@@ -24,6 +24,7 @@ void append_cuda_kernels(std::vector<KernelInfo>& table) {
   table.push_back(cuda::naive_row());
   table.push_back(cuda::tiled_row());
   table.push_back(cuda::tiled2d_row());
+  table.push_back(cuda::barnes_hut_row());
 }
 
 namespace {

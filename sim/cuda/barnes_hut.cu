@@ -1,0 +1,934 @@
+// barnes-hut: O(N log N) gravity on the GPU with the tree design of sim/tree/tree_math.hpp.
+//
+// Each force evaluation: bounding cube (two-stage min/max reduction) -> 63-bit Morton keys ->
+// CUB radix sort of (key, index) -> pos/vel/order gathered in key order (the bodies stay sorted
+// between steps, so the sort sees a nearly sorted input) -> octree built level by level (one
+// count kernel + scan + split kernel per level) -> moments level by level from the deepest
+// (mass, centre of mass, traceless quadrupole, r_crit^2 = (l/theta + delta)^2) -> traversal:
+// one warp per group of 32 or 64 consecutive sorted bodies walks the tree breadth-first against
+// the group's bounding box; accepted cells and the bodies of opened leaves are compacted into
+// shared-memory lists that the warp evaluates 32 at a time. No float atomics: two runs agree
+// bitwise.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "sim/cuda/barnes_hut.hpp"
+#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/kernel_rows.hpp"
+#include "sim/error.hpp"
+#include "sim/tree/tree_math.hpp"
+
+namespace nbody::cuda {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using ull = unsigned long long;
+
+constexpr int kBlock = 256;      // threads per block of the simple per-item kernels
+constexpr int kBoxBlocks = 264;  // partial boxes of the bounding-box reduction (2 per SM)
+constexpr u32 kQueueCap = 8192;  // nodes per warp in the traversal queue (a power of two)
+constexpr unsigned kFull = 0xffffffffu;
+
+// min/max corner of a set of points
+struct Box {
+  double lo[3], hi[3];
+};
+
+// ---------------------------------------------------------------- bounding cube and keys
+
+// reduce min/max over the warp, then over the block; thread 0 gets the result
+__device__ void block_box(double (&lo)[3], double (&hi)[3]) {
+  __shared__ double s[6][kBlock / 32];
+  for (int a = 0; a < 3; ++a)
+    for (int o = 16; o > 0; o >>= 1) {
+      lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
+      hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
+    }
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  if (lane == 0)
+    for (int a = 0; a < 3; ++a) {
+      s[a][w] = lo[a];
+      s[3 + a][w] = hi[a];
+    }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int k = 1; k < kBlock / 32; ++k)
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = fmin(lo[a], s[a][k]);
+        hi[a] = fmax(hi[a], s[3 + a][k]);
+      }
+}
+
+// stage 1: one box per block over a grid-stride slice of the bodies
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    box_partial_kernel(const Vec4<T>* __restrict__ pos, int n, Box* __restrict__ partial) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const Vec4<T> p = pos[i];
+    const double x[3] = {double(p.x), double(p.y), double(p.z)};
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = fmin(lo[a], x[a]);
+      hi[a] = fmax(hi[a], x[a]);
+    }
+  }
+  block_box(lo, hi);
+  if (threadIdx.x == 0)
+    for (int a = 0; a < 3; ++a) {
+      partial[blockIdx.x].lo[a] = lo[a];
+      partial[blockIdx.x].hi[a] = hi[a];
+    }
+}
+
+// stage 2: one block joins the partial boxes into the enclosing cube
+__global__ void __launch_bounds__(kBlock)
+    box_final_kernel(const Box* __restrict__ partial, int parts, tree::Cube* cube) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
+  for (int k = threadIdx.x; k < parts; k += blockDim.x)
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = fmin(lo[a], partial[k].lo[a]);
+      hi[a] = fmax(hi[a], partial[k].hi[a]);
+    }
+  block_box(lo, hi);
+  if (threadIdx.x == 0) *cube = tree::enclosing_cube(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+}
+
+// Morton key (in double) and the identity permutation
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    keys_kernel(const Vec4<T>* __restrict__ pos, int n, const tree::Cube* __restrict__ cube,
+                u64* __restrict__ keys, u32* __restrict__ index) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec4<T> p = pos[i];
+  keys[i] = tree::morton_key(double(p.x), double(p.y), double(p.z), *cube);
+  index[i] = static_cast<u32>(i);
+}
+
+// ---------------------------------------------------------------- tree build
+
+// the node arrays, breadth-first
+struct Nodes {
+  u32 *begin, *count, *first, *nchild, *level;
+  u64* prefix;
+};
+
+// first index in [lo, hi) whose key is >= limit (keys sorted)
+__device__ __forceinline__ u32 lower_bound(const u64* __restrict__ keys, u32 lo, u32 hi,
+                                           u64 limit) {
+  while (lo < hi) {
+    const u32 mid = lo + (hi - lo) / 2;
+    if (keys[mid] < limit)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// walks the non-empty octants at level + 1 of the sorted keys [b, e) of a node with `prefix`:
+// f(octant, begin, end) for each, in octant order; returns how many there are
+template <typename F>
+__device__ int for_each_octant(const u64* __restrict__ keys, u32 b, u32 e, int level, u64 prefix,
+                               F&& f) {
+  const int shift = tree::digit_shift(level + 1);
+  int k = 0;
+  u32 pos = b;
+  while (pos < e) {
+    const int d = tree::octant(keys[pos], level + 1);
+    const u32 next =
+        d == 7 ? e : lower_bound(keys, pos + 1, e, prefix | (static_cast<u64>(d + 1) << shift));
+    f(d, pos, next);
+    pos = next;
+    ++k;
+  }
+  return k;
+}
+
+__global__ void root_kernel(Nodes t, u32 n) {
+  if (threadIdx.x != 0) return;
+  t.begin[0] = 0;
+  t.count[0] = n;
+  t.level[0] = 0;
+  t.prefix[0] = 0;
+}
+
+// children each node of the level [lb, lb + m) will have (0: it stays a leaf)
+__global__ void __launch_bounds__(kBlock)
+    count_children_kernel(const u64* __restrict__ keys, Nodes t, u32 lb, u32 m, u32 leaf,
+                          u32* __restrict__ nchild) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  const u32 node = lb + i, b = t.begin[node], c = t.count[node];
+  const int level = static_cast<int>(t.level[node]);
+  int k = 0;
+  if (c > leaf && level < tree::kMaxLevel)
+    k = for_each_octant(keys, b, b + c, level, t.prefix[node], [](int, u32, u32) {});
+  nchild[i] = static_cast<u32>(k);
+}
+
+// writes the children of the level's nodes after `le` (offsets from the inclusive scan)
+__global__ void __launch_bounds__(kBlock)
+    split_kernel(const u64* __restrict__ keys, Nodes t, u32 lb, u32 m, u32 le,
+                 const u32* __restrict__ nchild, const u32* __restrict__ incl) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  const u32 node = lb + i, k = nchild[i];
+  if (k == 0) {
+    t.first[node] = 0;
+    t.nchild[node] = 0;
+    return;
+  }
+  const u32 c0 = le + incl[i] - k, b = t.begin[node];
+  const int level = static_cast<int>(t.level[node]);
+  const u64 prefix = t.prefix[node];
+  t.first[node] = c0;
+  t.nchild[node] = k;
+  u32 c = c0;
+  for_each_octant(keys, b, b + t.count[node], level, prefix, [&](int d, u32 lo, u32 hi) {
+    t.begin[c] = lo;
+    t.count[c] = hi - lo;
+    t.level[c] = static_cast<u32>(level + 1);
+    t.prefix[c] = tree::child_prefix(prefix, level, d);
+    ++c;
+  });
+}
+
+// ---------------------------------------------------------------- moments
+
+// multipoles of the level [lb, lb + m), accumulated in double:
+// A = (com, r_crit^2), M = (mass, Qxx, Qyy, Qzz), Q = (Qxy, Qxz, Qyz, 0)
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    moments_kernel(const Vec4<T>* __restrict__ pos, Nodes t, u32 lb, u32 m,
+                   const tree::Cube* __restrict__ cube, double theta, Vec4<T>* __restrict__ A,
+                   Vec4<T>* __restrict__ M, Vec4<T>* __restrict__ Q) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  const u32 node = lb + i, k = t.nchild[node];
+  const u32 b = k ? t.first[node] : t.begin[node], e = b + (k ? k : t.count[node]);
+  // mass and centre of mass
+  double mass = 0, sx = 0, sy = 0, sz = 0;
+  for (u32 j = b; j < e; ++j) {
+    double mj, xj, yj, zj;
+    if (k) {
+      mj = M[j].x, xj = A[j].x, yj = A[j].y, zj = A[j].z;
+    } else {
+      const Vec4<T> p = pos[j];
+      mj = p.w, xj = p.x, yj = p.y, zj = p.z;
+    }
+    mass += mj;
+    sx += mj * xj;
+    sy += mj * yj;
+    sz += mj * zj;
+  }
+  double cx, cy, cz, side;
+  tree::cell_geometry(t.prefix[node], static_cast<int>(t.level[node]), *cube, cx, cy, cz, side);
+  tree::Multipole<double> q{mass, cx, cy, cz, 0, 0, 0, 0, 0, 0};
+  if (mass > 0) {
+    q.x = sx / mass;
+    q.y = sy / mass;
+    q.z = sz / mass;
+  }
+  // quadrupole about the centre of mass (children: their own plus the parallel-axis term)
+  for (u32 j = b; j < e; ++j) {
+    if (k) {
+      const Vec4<T> a = A[j], mm = M[j], qq = Q[j];
+      q.qxx += mm.y;
+      q.qyy += mm.z;
+      q.qzz += mm.w;
+      q.qxy += qq.x;
+      q.qxz += qq.y;
+      q.qyz += qq.z;
+      tree::add_point_quadrupole(q, double(mm.x), a.x - q.x, a.y - q.y, a.z - q.z);
+    } else {
+      const Vec4<T> p = pos[j];
+      tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
+    }
+  }
+  const double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, cx, cy, cz);
+  A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
+  M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
+  Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(0));
+}
+
+// ---------------------------------------------------------------- groups
+
+// Groups: runs of consecutive sorted bodies, at most gs long, that lie in one cell or in
+// siblings of one cell, so that their boxes stay compact (plain runs of gs bodies straddle the
+// Z-curve's jumps). A node with more than gs bodies packs its children of at most gs bodies,
+// in octant order, greedily into groups (a child with more than gs breaks the run; it packs its
+// own children); a leaf with more than gs bodies (level 21) is cut into runs of gs; a root of
+// at most gs bodies is one group. f(begin, count) for each group of the node, in order.
+template <typename F>
+__device__ u32 for_each_group(const Nodes& t, u32 node, u32 gs, F&& f) {
+  const u32 c = t.count[node], k = t.nchild[node];
+  u32 g = 0;
+  if (c <= gs) {
+    if (node == 0) {
+      f(t.begin[0], c);
+      g = 1;
+    }
+    return g;
+  }
+  if (k == 0) {
+    for (u32 b = 0; b < c; b += gs, ++g)
+      f(t.begin[node] + b, min(gs, c - b));
+    return g;
+  }
+  u32 run_begin = 0, run = 0;
+  for (u32 ch = t.first[node]; ch < t.first[node] + k; ++ch) {
+    const u32 cc = t.count[ch];
+    if (cc > gs || run + cc > gs) {
+      if (run) f(run_begin, run), ++g;
+      run = 0;
+    }
+    if (cc > gs) continue;
+    if (run == 0) run_begin = t.begin[ch];
+    run += cc;
+  }
+  if (run) f(run_begin, run), ++g;
+  return g;
+}
+
+__global__ void __launch_bounds__(kBlock)
+    count_groups_kernel(Nodes t, u32 nodes, u32 gs, u32* __restrict__ ngroups) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nodes) return;
+  ngroups[i] = for_each_group(t, i, gs, [](u32, u32) {});
+}
+
+__global__ void __launch_bounds__(kBlock)
+    write_groups_kernel(Nodes t, u32 nodes, u32 gs, const u32* __restrict__ ngroups,
+                        const u32* __restrict__ incl, uint2* __restrict__ groups) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nodes || ngroups[i] == 0) return;
+  u32 g = incl[i] - ngroups[i];
+  for_each_group(t, i, gs, [&](u32 b, u32 c) { groups[g++] = make_uint2(b, c); });
+}
+
+// ---------------------------------------------------------------- traversal
+
+// the per-warp shared memory: pending cells and bodies, and the staged sources
+template <typename T>
+struct WarpLists {
+  u32 cells[64];
+  u32 bodies[64];
+  Vec4<T> stage[3][32];
+};
+
+// the tree as the traversal reads it
+template <typename T>
+struct TreeView {
+  const u32 *begin, *count, *first, *nchild;
+  const Vec4<T>*A, *M, *Q;
+};
+
+__device__ __forceinline__ u32 lanemask_lt() {
+  u32 m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+__device__ __forceinline__ u32 warp_inclusive_scan(u32 v, int lane) {
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const u32 t = __shfl_up_sync(kFull, v, o);
+    if (lane >= o) v += t;
+  }
+  return v;
+}
+
+// the warp's PER bodies per lane and their accumulators
+template <typename T, int PER>
+struct Targets {
+  T x[PER], y[PER], z[PER], ax[PER], ay[PER], az[PER];
+};
+
+// evaluates the first k (<= 32) pending cells on the warp's bodies
+template <typename T, int PER, bool Quad>
+__device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, const TreeView<T>& tv,
+                                           Targets<T, PER>& g, T eps2) {
+  if (lane < k) {
+    const u32 c = w.cells[lane];
+    const Vec4<T> a = tv.A[c], mm = tv.M[c];
+    w.stage[0][lane] = make_vec4<T>(a.x, a.y, a.z, mm.x);
+    if constexpr (Quad) {
+      const Vec4<T> qq = tv.Q[c];
+      w.stage[1][lane] = make_vec4<T>(mm.y, mm.z, mm.w, qq.x);
+      w.stage[2][lane] = make_vec4<T>(qq.y, qq.z, T(0), T(0));
+    }
+  }
+  __syncwarp();
+#pragma unroll 2
+  for (int j = 0; j < k; ++j) {
+    const Vec4<T> s0 = w.stage[0][j];
+    tree::Multipole<T> mp{s0.w, s0.x, s0.y, s0.z, T(0), T(0), T(0), T(0), T(0), T(0)};
+    if constexpr (Quad) {
+      const Vec4<T> s1 = w.stage[1][j], s2 = w.stage[2][j];
+      mp.qxx = s1.x, mp.qyy = s1.y, mp.qzz = s1.z, mp.qxy = s1.w, mp.qxz = s2.x, mp.qyz = s2.y;
+    }
+#pragma unroll
+    for (int p = 0; p < PER; ++p)
+      tree::cell_interact<T, Quad>(g.x[p], g.y[p], g.z[p], mp, eps2, g.ax[p], g.ay[p], g.az[p]);
+  }
+  __syncwarp();
+}
+
+// evaluates the first k (<= 32) pending bodies on the warp's bodies
+template <typename T, int PER, bool Guard>
+__device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane,
+                                            const Vec4<T>* __restrict__ pos, Targets<T, PER>& g,
+                                            T eps2) {
+  if (lane < k) w.stage[0][lane] = pos[w.bodies[lane]];
+  __syncwarp();
+#pragma unroll 4
+  for (int j = 0; j < k; ++j) {
+    const Vec4<T> s = w.stage[0][j];
+#pragma unroll
+    for (int p = 0; p < PER; ++p)
+      interact<T, Guard>(g.x[p], g.y[p], g.z[p], s, eps2, g.ax[p], g.ay[p], g.az[p]);
+  }
+  __syncwarp();
+}
+
+// moves entries [32, k) of a pending list to its front
+__device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
+  const u32 v = lane + 32 < k ? list[lane + 32] : 0;
+  __syncwarp();
+  if (lane + 32 < k) list[lane] = v;
+  __syncwarp();
+}
+
+// One warp per group of at most 32 * PER consecutive sorted bodies (groups taken from a counter
+// by resident warps). Breadth-first walk: a node is accepted as a cell when its centre of mass is
+// farther than r_crit from the group's box; an opened leaf gives its bodies; an opened internal
+// node queues its children (if the warp's queue is full, its bodies instead: exact, only slower).
+template <typename T, int PER, bool Quad, bool Guard>
+__global__ void __launch_bounds__(512)
+    traverse_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
+                    const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
+                    u32* __restrict__ counter, ull* __restrict__ work, int groups, T eps2, T G) {
+  extern __shared__ __align__(32) unsigned char smem[];
+  const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  WarpLists<T>& w = reinterpret_cast<WarpLists<T>*>(smem)[wib];
+  u32* q = queues + (static_cast<std::size_t>(blockIdx.x) * (blockDim.x >> 5) + wib) * qcap;
+  const u32 mask = qcap - 1;
+  const u32 lt = lanemask_lt();
+  for (;;) {
+    int grp = 0;
+    if (lane == 0) grp = static_cast<int>(atomicAdd(counter, 1u));
+    grp = __shfl_sync(kFull, grp, 0);
+    if (grp >= groups) break;
+    const uint2 gr = group_list[grp];
+    const int i0 = static_cast<int>(gr.x), gn = static_cast<int>(gr.y);
+
+    // the group's bodies and box
+    Targets<T, PER> g;
+    T lo[3], hi[3];
+    const Vec4<T> p0 = pos[i0];
+    lo[0] = hi[0] = p0.x, lo[1] = hi[1] = p0.y, lo[2] = hi[2] = p0.z;
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const int i = p * 32 + lane;
+      const Vec4<T> b = i < gn ? pos[i0 + i] : p0;
+      g.x[p] = b.x, g.y[p] = b.y, g.z[p] = b.z;
+      g.ax[p] = g.ay[p] = g.az[p] = T(0);
+      lo[0] = fmin(lo[0], b.x), lo[1] = fmin(lo[1], b.y), lo[2] = fmin(lo[2], b.z);
+      hi[0] = fmax(hi[0], b.x), hi[1] = fmax(hi[1], b.y), hi[2] = fmax(hi[2], b.z);
+    }
+#pragma unroll
+    for (int a = 0; a < 3; ++a)
+      for (int o = 16; o > 0; o >>= 1) {
+        lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
+        hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
+      }
+
+    // breadth-first walk from the root
+    if (lane == 0) q[0] = 0;
+    __syncwarp();
+    u32 head = 0, tail = 1;
+    int ncell = 0, nbody = 0;
+    ull cells = 0, bodies = 0;
+    while (head < tail) {
+      const u32 take = min(32u, tail - head);
+      const bool valid = static_cast<u32>(lane) < take;
+      const u32 node = valid ? q[(head + lane) & mask] : 0;
+      head += take;
+      bool accept = false, open = false, leaf = false;
+      u32 k = 0;
+      if (valid) {
+        const Vec4<T> a = tv.A[node];
+        accept =
+            tree::box_distance2<T>(a.x, a.y, a.z, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]) > a.w;
+        if (!accept) {
+          k = tv.nchild[node];
+          open = k > 0;
+          leaf = k == 0;
+        }
+      }
+      // queue the children of opened nodes while there is room, else take their bodies
+      const u32 kin = open ? k : 0;
+      const u32 incl = warp_inclusive_scan(kin, lane);
+      const u32 room = qcap - (tail - head);
+      if (open && incl > room) {
+        open = false;
+        leaf = true;
+      }
+      __syncwarp();
+      if (open) {
+        const u32 c0 = tv.first[node];
+        for (u32 c = 0; c < k; ++c)
+          q[(tail + incl - k + c) & mask] = c0 + c;
+      }
+      tail += __reduce_add_sync(kFull, open ? k : 0u);
+      __syncwarp();
+
+      // accepted cells into the cell list
+      const u32 ballot = __ballot_sync(kFull, accept);
+      if (accept) w.cells[ncell + __popc(ballot & lt)] = node;
+      ncell += __popc(ballot);
+      cells += __popc(ballot);
+      __syncwarp();
+      if (ncell >= 32) {
+        eval_cells<T, PER, Quad>(w, 32, lane, tv, g, eps2);
+        shift_down(w.cells, ncell, lane);
+        ncell -= 32;
+      }
+
+      // bodies of opened leaves into the body list, 32 at a time
+      const u32 lb = leaf ? tv.begin[node] : 0, lc = leaf ? tv.count[node] : 0;
+      const u32 lincl = warp_inclusive_scan(lc, lane);
+      const u32 total = __shfl_sync(kFull, lincl, 31);
+      bodies += total;
+      for (u32 base = 0; base < total; base += 32) {
+        // lane s takes body slot base + s: r = the lane whose leaf holds it
+        const u32 slot = base + lane;
+        int r = 0;
+#pragma unroll
+        for (int step = 16; step > 0; step >>= 1) {
+          const u32 v = __shfl_sync(kFull, lincl, r + step - 1);
+          if (v <= slot) r += step;
+        }
+        const u32 rb = __shfl_sync(kFull, lb, r), rc = __shfl_sync(kFull, lc, r),
+                  ri = __shfl_sync(kFull, lincl, r);
+        const int got = static_cast<int>(min(32u, total - base));
+        if (lane < got) w.bodies[nbody + lane] = rb + slot - (ri - rc);
+        nbody += got;
+        __syncwarp();
+        if (nbody >= 32) {
+          eval_bodies<T, PER, Guard>(w, 32, lane, pos, g, eps2);
+          shift_down(w.bodies, nbody, lane);
+          nbody -= 32;
+        }
+      }
+    }
+    if (ncell > 0) eval_cells<T, PER, Quad>(w, ncell, lane, tv, g, eps2);
+    if (nbody > 0) eval_bodies<T, PER, Guard>(w, nbody, lane, pos, g, eps2);
+
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const int i = p * 32 + lane;
+      if (i < gn) acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+    }
+    if (lane == 0) work[grp] = static_cast<ull>(gn) * (cells + bodies);
+  }
+}
+
+// ---------------------------------------------------------------- host side
+
+// grows b to at least `need` elements keeping the first `used` (ordered on `stream`)
+template <typename X>
+void grow_keep(DeviceBuffer<X>& b, std::size_t used, std::size_t need, cudaStream_t stream) {
+  if (need <= b.size()) return;
+  DeviceBuffer<X> nb(std::max(need, b.size() + b.size() / 2));
+  if (used)
+    NBODY_CUDA_CHECK(
+        cudaMemcpyAsync(nb.get(), b.get(), used * sizeof(X), cudaMemcpyDeviceToDevice, stream));
+  NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
+  b = std::move(nb);
+}
+
+std::size_t next_pow2(std::size_t v) {
+  std::size_t p = 1;
+  while (p < v)
+    p <<= 1;
+  return p;
+}
+
+template <typename T>
+class BarnesHutBackend final : public GpuBackend<T> {
+ public:
+  using V4 = Vec4<T>;
+  using GpuBackend<T>::GpuBackend;
+
+  bool download_tree(BarnesHutTree& out) const;
+
+  bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
+    out.clear();
+    if (level_start_.size() < 2 || this->n_ == 0 || max_level < 0) return true;
+    // the nodes of levels 0..max_level are the first ones (breadth-first order)
+    const std::size_t last = std::min<std::size_t>(max_level + 1, level_start_.size() - 1);
+    const std::size_t nn = level_start_[last];
+    const cudaStream_t s = this->ctx_.stream;
+    std::vector<u64> prefix(nn);
+    std::vector<u32> level(nn);
+    prefix_.download(prefix.data(), nn, s);
+    level_.download(level.data(), nn, s);
+    tree::Cube c;
+    cube_.download(&c, 1, s);
+    out.resize(nn);
+    for (std::size_t i = 0; i < nn; ++i) {
+      double side = 0;
+      TreeCell& t = out[i];
+      tree::cell_geometry(prefix[i], static_cast<int>(level[i]), c, t.cx, t.cy, t.cz, side);
+      t.half = 0.5 * side;
+      t.level = static_cast<int>(level[i]);
+    }
+    return true;
+  }
+
+ protected:
+  void forces(const SimParams& p, T G, T eps2) override {
+    const KernelInfo& row = this->info_;
+    const double theta = row.value(p, "theta");
+    const u32 leaf = static_cast<u32>(row.int_value(p, "leaf_size"));
+    const int group = row.int_value(p, "group_size");
+    const bool quad = row.int_value(p, "quadrupole") != 0;
+    const int block = row.int_value(p, "block_size");
+    const cudaStream_t s = this->ctx_.stream;
+    ev_[0].record(s);
+    sort_bodies();
+    ev_[1].record(s);
+    build_tree(leaf);
+    make_groups(static_cast<u32>(group));
+    ev_[2].record(s);
+    compute_moments(theta);
+    ev_[3].record(s);
+    traverse(G, eps2, group, quad, block);
+    ev_[4].record(s);
+    // counted work and phase times
+    ull total = 0;
+    work_sum_.download(&total, 1, s);
+    this->work_.interactions = static_cast<double>(total);
+    const char* names[4] = {"keys+sort", "build", "moments", "traversal"};
+    for (int k = 0; k < 4; ++k)
+      this->work_.phases.push_back({names[k], ev_[k + 1].elapsed_since(ev_[k])});
+  }
+
+ private:
+  Nodes nodes() {
+    return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
+  }
+  void sort_bodies();
+  void build_tree(u32 leaf);
+  void compute_moments(double theta);
+  void make_groups(u32 gs);
+  void traverse(T G, T eps2, int group, bool quad, int block);
+  template <int PER, bool Quad, bool Guard>
+  void launch_traversal(T G, T eps2, int block);
+
+  DeviceBuffer<Box> box_parts_;
+  DeviceBuffer<tree::Cube> cube_;
+  DeviceBuffer<u64> keys_in_, keys_;
+  DeviceBuffer<u32> index_in_, perm_;
+  DeviceBuffer<unsigned char> temp_;  // CUB temporary storage, shared by sort, scan and reduce
+  DeviceBuffer<u32> begin_, count_, first_, nchild_, level_;
+  DeviceBuffer<u64> prefix_;
+  DeviceBuffer<u32> split_n_, split_incl_;
+  DeviceBuffer<V4> A_, M_, Q_;
+  DeviceBuffer<u32> group_n_, group_incl_;
+  DeviceBuffer<uint2> groups_;
+  u32 ngroups_ = 0;
+  DeviceBuffer<u32> queues_, counter_;
+  DeviceBuffer<ull> group_work_, work_sum_;
+  std::vector<u32> level_start_;  // first node of each level, then the node count
+  Event ev_[5];
+};
+
+// bounding cube, keys, sort, and the bodies gathered in key order
+template <typename T>
+void BarnesHutBackend<T>::sort_bodies() {
+  const std::size_t n = this->n_;
+  const Context& ctx = this->ctx_;
+  const int ni = static_cast<int>(n);
+  box_parts_.reserve(kBoxBlocks);
+  cube_.reserve(1);
+  keys_in_.reserve(n);
+  keys_.reserve(n);
+  index_in_.reserve(n);
+  perm_.reserve(n);
+  const int parts = static_cast<int>(std::min<std::size_t>(kBoxBlocks, (n + kBlock - 1) / kBlock));
+  launch(ctx, "bh_box", box_partial_kernel<T>, LaunchShape{std::size_t(parts) * kBlock, kBlock},
+         this->pos_.get(), ni, box_parts_.get());
+  launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box_parts_.get(), parts,
+         cube_.get());
+  launch(ctx, "bh_keys", keys_kernel<T>, LaunchShape{n, kBlock}, this->pos_.get(), ni, cube_.get(),
+         keys_in_.get(), index_in_.get());
+  // stable radix sort of the 63 key bits: equal keys keep index order
+  std::size_t bytes = 0;
+  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in_.get(), keys_.get(),
+                                                   index_in_.get(), perm_.get(), ni, 0,
+                                                   3 * tree::kMaxLevel, ctx.stream));
+  temp_.reserve(bytes);
+  bytes = temp_.size();
+  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.get(), bytes, keys_in_.get(), keys_.get(),
+                                                   index_in_.get(), perm_.get(), ni, 0,
+                                                   3 * tree::kMaxLevel, ctx.stream));
+  this->permute(perm_.get());
+}
+
+// the octree level by level: count children, scan, read the level's total, split
+template <typename T>
+void BarnesHutBackend<T>::build_tree(u32 leaf) {
+  const std::size_t n = this->n_;
+  const Context& ctx = this->ctx_;
+  const std::size_t guess = 1024 + 3 * n / std::max<u32>(leaf, 1);
+  for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_})
+    if (b->size() < guess) b->resize(guess);
+  if (prefix_.size() < guess) prefix_.resize(guess);
+  launch(ctx, "bh_root", root_kernel, LaunchShape{1, 32}, nodes(), static_cast<u32>(n));
+  level_start_.assign(1, 0);
+  u32 lb = 0, le = 1;
+  for (;;) {
+    const u32 m = le - lb;
+    split_n_.reserve(m);
+    split_incl_.reserve(m);
+    launch(ctx, "bh_count", count_children_kernel, LaunchShape{m, kBlock}, keys_.get(), nodes(), lb,
+           m, leaf, split_n_.get());
+    std::size_t bytes = 0;
+    NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+        nullptr, bytes, split_n_.get(), split_incl_.get(), static_cast<int>(m), ctx.stream));
+    temp_.reserve(bytes);
+    bytes = temp_.size();
+    NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+        temp_.get(), bytes, split_n_.get(), split_incl_.get(), static_cast<int>(m), ctx.stream));
+    u32 total = 0;
+    NBODY_CUDA_CHECK(cudaMemcpyAsync(&total, split_incl_.get() + (m - 1), sizeof(u32),
+                                     cudaMemcpyDeviceToHost, ctx.stream));
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+    const std::size_t need = std::size_t(le) + total;
+    if (need > begin_.size()) {
+      for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_})
+        grow_keep(*b, le, need, ctx.stream);
+      grow_keep(prefix_, le, need, ctx.stream);
+    }
+    launch(ctx, "bh_split", split_kernel, LaunchShape{m, kBlock}, keys_.get(), nodes(), lb, m, le,
+           split_n_.get(), split_incl_.get());
+    level_start_.push_back(le);
+    if (total == 0) break;
+    lb = le;
+    le += total;
+  }
+}
+
+// the groups of the traversal (see for_each_group), in node order
+template <typename T>
+void BarnesHutBackend<T>::make_groups(u32 gs) {
+  const Context& ctx = this->ctx_;
+  const u32 nodes = level_start_.back();
+  group_n_.reserve(nodes);
+  group_incl_.reserve(nodes);
+  launch(ctx, "bh_count_groups", count_groups_kernel, LaunchShape{nodes, kBlock}, this->nodes(),
+         nodes, gs, group_n_.get());
+  std::size_t bytes = 0;
+  NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, group_n_.get(), group_incl_.get(),
+                                                 static_cast<int>(nodes), ctx.stream));
+  temp_.reserve(bytes);
+  bytes = temp_.size();
+  NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+      temp_.get(), bytes, group_n_.get(), group_incl_.get(), static_cast<int>(nodes), ctx.stream));
+  NBODY_CUDA_CHECK(cudaMemcpyAsync(&ngroups_, group_incl_.get() + (nodes - 1), sizeof(u32),
+                                   cudaMemcpyDeviceToHost, ctx.stream));
+  NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+  groups_.reserve(ngroups_);
+  launch(ctx, "bh_write_groups", write_groups_kernel, LaunchShape{nodes, kBlock}, this->nodes(),
+         nodes, gs, group_n_.get(), group_incl_.get(), groups_.get());
+}
+
+// moments from the deepest level up
+template <typename T>
+void BarnesHutBackend<T>::compute_moments(double theta) {
+  const std::size_t nodes = level_start_.back();
+  A_.reserve(nodes);
+  M_.reserve(nodes);
+  Q_.reserve(nodes);
+  for (std::size_t l = level_start_.size() - 1; l-- > 0;) {
+    const u32 lb = level_start_[l], m = level_start_[l + 1] - lb;
+    launch(this->ctx_, "bh_moments", moments_kernel<T>, LaunchShape{m, kBlock}, this->pos_.get(),
+           this->nodes(), lb, m, cube_.get(), theta, A_.get(), M_.get(), Q_.get());
+  }
+}
+
+template <typename T>
+template <int PER, bool Quad, bool Guard>
+void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block) {
+  const Context& ctx = this->ctx_;
+  auto* kernel = traverse_kernel<T, PER, Quad, Guard>;
+  const int warps = block / 32;
+  const int groups = static_cast<int>(ngroups_);
+  const std::size_t smem = sizeof(WarpLists<T>) * warps;
+  NBODY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
+  int per_sm = 0;
+  NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
+  const int resident = std::max(1, per_sm) * device_properties().multiProcessorCount;
+  const int blocks = std::max(1, std::min(resident, (groups + warps - 1) / warps));
+  const u32 qcap = static_cast<u32>(
+      std::min<std::size_t>(kQueueCap, std::max<std::size_t>(64, next_pow2(level_start_.back()))));
+  queues_.reserve(std::size_t(blocks) * warps * qcap);
+  counter_.reserve(1);
+  group_work_.reserve(groups);
+  work_sum_.reserve(1);
+  NBODY_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(u32), ctx.stream));
+  const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),
+                       A_.get(),     M_.get(),     Q_.get()};
+  launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
+         this->pos_.get(), this->acc_.get(), tv, groups_.get(), queues_.get(), qcap, counter_.get(),
+         group_work_.get(), groups, eps2, G);
+  std::size_t bytes = 0;
+  NBODY_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, group_work_.get(), work_sum_.get(),
+                                          groups, ctx.stream));
+  temp_.reserve(bytes);
+  bytes = temp_.size();
+  NBODY_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.get(), bytes, group_work_.get(), work_sum_.get(),
+                                          groups, ctx.stream));
+}
+
+template <typename T>
+void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block) {
+  const bool guard = needs_guard(eps2);
+  // one instantiation per (bodies per lane, quadrupole, guard)
+  if (group == 64) {
+    if (quad)
+      guard ? launch_traversal<2, true, true>(G, eps2, block)
+            : launch_traversal<2, true, false>(G, eps2, block);
+    else
+      guard ? launch_traversal<2, false, true>(G, eps2, block)
+            : launch_traversal<2, false, false>(G, eps2, block);
+  } else {
+    if (quad)
+      guard ? launch_traversal<1, true, true>(G, eps2, block)
+            : launch_traversal<1, true, false>(G, eps2, block);
+    else
+      guard ? launch_traversal<1, false, true>(G, eps2, block)
+            : launch_traversal<1, false, false>(G, eps2, block);
+  }
+}
+
+template <typename T>
+bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
+  if (level_start_.size() < 2 || this->n_ == 0) return false;
+  const cudaStream_t s = this->ctx_.stream;
+  const std::size_t nn = level_start_.back(), n = this->n_;
+  out.begin.resize(nn);
+  out.count.resize(nn);
+  out.first_child.resize(nn);
+  out.child_count.resize(nn);
+  out.level.resize(nn);
+  out.prefix.resize(nn);
+  begin_.download(out.begin.data(), nn, s);
+  count_.download(out.count.data(), nn, s);
+  first_.download(out.first_child.data(), nn, s);
+  nchild_.download(out.child_count.data(), nn, s);
+  level_.download(out.level.data(), nn, s);
+  prefix_.download(out.prefix.data(), nn, s);
+  out.level_start = level_start_;
+  std::vector<V4> a(nn), m(nn);
+  A_.download(a.data(), nn, s);
+  M_.download(m.data(), nn, s);
+  out.mass.resize(nn);
+  out.comx.resize(nn);
+  out.comy.resize(nn);
+  out.comz.resize(nn);
+  out.rcrit2.resize(nn);
+  for (std::size_t i = 0; i < nn; ++i) {
+    out.mass[i] = m[i].x;
+    out.comx[i] = a[i].x;
+    out.comy[i] = a[i].y;
+    out.comz[i] = a[i].z;
+    out.rcrit2[i] = a[i].w;
+  }
+  out.keys.resize(n);
+  keys_.download(out.keys.data(), n, s);
+  out.order.resize(n);
+  if (this->ordered_)
+    this->order_.download(out.order.data(), n, s);
+  else
+    for (std::size_t i = 0; i < n; ++i)
+      out.order[i] = static_cast<u32>(i);
+  std::vector<uint2> g(ngroups_);
+  groups_.download(g.data(), ngroups_, s);
+  out.group_begin.resize(ngroups_);
+  out.group_count.resize(ngroups_);
+  for (u32 i = 0; i < ngroups_; ++i) {
+    out.group_begin[i] = g[i].x;
+    out.group_count[i] = g[i].y;
+  }
+  tree::Cube c;
+  cube_.download(&c, 1, s);
+  out.x0 = c.x0;
+  out.y0 = c.y0;
+  out.z0 = c.z0;
+  out.side = c.side;
+  return true;
+}
+
+// backend factory of one precision
+template <typename T>
+std::unique_ptr<ForceBackend> make_barnes_hut(const KernelInfo& row) {
+  return std::make_unique<BarnesHutBackend<T>>(row);
+}
+
+}  // namespace
+
+bool download_barnes_hut_tree(const ForceBackend& b, BarnesHutTree& out) {
+  if (const auto* f = dynamic_cast<const BarnesHutBackend<float>*>(&b))
+    return f->download_tree(out);
+  if (const auto* d = dynamic_cast<const BarnesHutBackend<double>*>(&b))
+    return d->download_tree(out);
+  return false;
+}
+
+KernelInfo barnes_hut_row() {
+  KernelInfo k;
+  k.name = "barnes-hut";
+  k.label = "GPU Barnes-Hut (octree)";
+  k.description =
+      "octree over Morton-sorted bodies, rebuilt every step; one warp per group of bodies walks "
+      "it, far cells act through their multipoles (theta sets the accuracy), O(N log N)";
+  k.gpu = true;
+  k.supports_float = true;
+  k.supports_double = true;
+  k.flops_per_interaction = 20;
+  k.flops_per_interaction_double = 30;
+  k.tunables = {
+      real_tunable("theta", "theta", 0, 1.5, 0.05, 0.6,
+                   "opening angle: a cell acts as a whole when farther than size/theta + offset "
+                   "from the group (0: the direct sum; larger: faster, less accurate)"),
+      int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
+                  "a cell with more bodies than this splits into octants"),
+      int_tunable("group_size", "group size", 32, 64, 32, 64,
+                  "at most this many consecutive sorted bodies walk the tree as one warp (32, 64)"),
+      choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
+                     "cells act with their quadrupole moments too (more accurate at one theta)"),
+      int_tunable("block_size", "block size", 32, 512, 32, 128,
+                  "CUDA threads per block of the traversal (one warp per group)")};
+  k.create = [](const KernelInfo& row, const SimParams& p) -> std::unique_ptr<ForceBackend> {
+    if (p.precision == Precision::Double) return make_barnes_hut<double>(row);
+    return make_barnes_hut<float>(row);
+  };
+  return k;
+}
+
+}  // namespace nbody::cuda
