@@ -14,5 +14,8 @@ std::unique_ptr<ForceBackend> make_cpu_openmp(const KernelInfo& info, Precision 
 /// Newton's third law: each pair once, rows paired for balance, per-thread buffers (seed 000
 /// §5.2.2).
 std::unique_ptr<ForceBackend> make_cpu_symmetric(const KernelInfo& info, Precision p);
+/// Barnes-Hut on an octree of Morton-sorted bodies (sim/tree), OpenMP over groups of bodies;
+/// reads theta, leaf_size, group_size, quadrupole and threads from p through `row`.
+std::unique_ptr<ForceBackend> make_cpu_barnes_hut(const KernelInfo& row, const SimParams& p);
 
 }  // namespace nbody

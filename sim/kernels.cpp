@@ -166,6 +166,33 @@ std::vector<KernelInfo> build_table() {
     };
     t.push_back(std::move(k));
   }
+  {
+    KernelInfo k;
+    k.name = "cpu-barnes-hut";
+    k.label = "CPU Barnes-Hut (octree)";
+    k.description =
+        "Barnes-Hut: bodies sorted into an octree; a distant cell pulls as one mass (plus its "
+        "quadrupole) when farther than its size / theta, nearby bodies are summed one by one; "
+        "O(N log N) work instead of N^2";
+    k.supports_double = true;
+    k.flops_per_interaction = 20;
+    k.flops_per_interaction_double = 30;
+    k.tunables = {
+        real_tunable("theta", "theta", 0, 1.5, 0.05, 0.5,
+                     "opening angle: a cell counts as one mass when farther than its size / theta "
+                     "(0 = exact direct sum; larger is faster and less accurate)"),
+        int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
+                    "most bodies in a tree leaf (cells with more are split)"),
+        int_tunable("group_size", "group size", 1, 256, 1, 64,
+                    "consecutive sorted bodies that share one tree walk"),
+        choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
+                       "add the cells' quadrupole moments (more accurate at the same theta)"),
+        threads_tunable()};
+    k.create = [](const KernelInfo& row, const SimParams& p) {
+      return make_cpu_barnes_hut(row, p);
+    };
+    t.push_back(std::move(k));
+  }
 #ifdef NBODY_HAVE_CUDA
   append_cuda_kernels(t);
 #endif
