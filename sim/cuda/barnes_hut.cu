@@ -913,7 +913,7 @@ KernelInfo barnes_hut_row() {
   k.flops_per_interaction = 20;
   k.flops_per_interaction_double = 30;
   k.tunables = {
-      real_tunable("theta", "theta", 0, 1.5, 0.05, 0.6,
+      real_tunable("theta", "theta", 0, 1.5, 0.05, 0.55,
                    "opening angle: a cell acts as a whole when farther than size/theta + offset "
                    "from the group (0: the direct sum; larger: faster, less accurate)"),
       int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,

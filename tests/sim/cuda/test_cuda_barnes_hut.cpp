@@ -3,7 +3,9 @@
 // than the keys resolve), error bounds on a Plummer sphere and a uniform cube, bitwise
 // determinism, the user's order after many steps and the energy drift. Every test that needs a
 // device skips with the reason when there is none. DISABLED_Benchmark prints the speed table
-// (run it with --gtest_also_run_disabled_tests --gtest_filter='*Benchmark*').
+// (run it with --gtest_also_run_disabled_tests --gtest_filter='*Benchmark*'; NBODY_BH_BENCH_N=N
+// for one size, NBODY_BH_BENCH_SCENE=uniform|plummer for one scene, NBODY_BH_BENCH_FINAL=1 for
+// the defaults only, with a galaxy collision as third scene).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -598,7 +600,13 @@ TEST(BarnesHutBench, DISABLED_Benchmark) {
   std::vector<std::size_t> sizes = {1048576, 8388608};
   if (sizes_env) sizes = {static_cast<std::size_t>(std::atoll(sizes_env))};
   for (const std::size_t n : sizes) {
+    const bool final_table = std::getenv("NBODY_BH_BENCH_FINAL") != nullptr;
     std::vector<BenchScene> scenes = {{"uniform", random_bodies(n, 1)}, {"plummer", plummer(n)}};
+    if (final_table) {
+      SceneParams sp;
+      sp.n = n;
+      scenes.push_back({"galaxy", make_scene("galaxy-collision", sp).bodies});
+    }
     const char* only = std::getenv("NBODY_BH_BENCH_SCENE");
     for (const BenchScene& s : scenes) {
       if (only && s.name != only) continue;
@@ -615,11 +623,13 @@ TEST(BarnesHutBench, DISABLED_Benchmark) {
       std::printf("reference of %zu bodies: %.1f s\n", idx.size(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       const int steps = n > 4000000 ? 5 : 10;
-      if (std::getenv("NBODY_BH_BENCH_QUICK")) {
-        // the profile's configuration only
-        for (const int group : {32, 64})
-          bench_line(s, Config{Precision::Float, 0.6, 16, group, true}, 128, held, idx, rx, ry, rz,
-                     3);
+      if (final_table) {
+        // the defaults (quadrupoles, theta 0.55) and the monopole alternatives
+        bench_line(s, Config{Precision::Float, 0.55, 16, 64, true}, 128, held, idx, rx, ry, rz,
+                   steps);
+        for (const double theta : {0.45, 0.5})
+          bench_line(s, Config{Precision::Float, theta, 16, 64, false}, 128, held, idx, rx, ry, rz,
+                     steps);
         continue;
       }
       for (const double theta : {0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 1.0})
