@@ -355,10 +355,29 @@ struct Targets {
   T x[PER], y[PER], z[PER], ax[PER], ay[PER], az[PER];
 };
 
-// evaluates the first k (<= 32) pending cells on the warp's bodies
+// the pull of the k staged cells on the first NP bodies of each lane
+template <typename T, int PER, int NP, bool Quad>
+__device__ __forceinline__ void cell_loop(const WarpLists<T>& w, int k, Targets<T, PER>& g,
+                                          T eps2) {
+#pragma unroll 2
+  for (int j = 0; j < k; ++j) {
+    const Vec4<T> s0 = w.stage[0][j];
+    tree::Multipole<T> mp{s0.w, s0.x, s0.y, s0.z, T(0), T(0), T(0), T(0), T(0), T(0)};
+    if constexpr (Quad) {
+      const Vec4<T> s1 = w.stage[1][j], s2 = w.stage[2][j];
+      mp.qxx = s1.x, mp.qyy = s1.y, mp.qzz = s1.z, mp.qxy = s1.w, mp.qxz = s2.x, mp.qyz = s2.y;
+    }
+#pragma unroll
+    for (int p = 0; p < NP; ++p)
+      tree::cell_interact<T, Quad>(g.x[p], g.y[p], g.z[p], mp, eps2, g.ax[p], g.ay[p], g.az[p]);
+  }
+}
+
+// evaluates the first k (<= 32) pending cells on the warp's bodies (only the first body of
+// each lane when the group has at most 32: `both` is false, the same on every lane)
 template <typename T, int PER, bool Quad>
 __device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, const TreeView<T>& tv,
-                                           Targets<T, PER>& g, T eps2) {
+                                           Targets<T, PER>& g, T eps2, bool both) {
   if (lane < k) {
     const u32 c = w.cells[lane];
     const Vec4<T> a = tv.A[c], mm = tv.M[c];
@@ -370,35 +389,37 @@ __device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, con
     }
   }
   __syncwarp();
-#pragma unroll 2
-  for (int j = 0; j < k; ++j) {
-    const Vec4<T> s0 = w.stage[0][j];
-    tree::Multipole<T> mp{s0.w, s0.x, s0.y, s0.z, T(0), T(0), T(0), T(0), T(0), T(0)};
-    if constexpr (Quad) {
-      const Vec4<T> s1 = w.stage[1][j], s2 = w.stage[2][j];
-      mp.qxx = s1.x, mp.qyy = s1.y, mp.qzz = s1.z, mp.qxy = s1.w, mp.qxz = s2.x, mp.qyz = s2.y;
-    }
-#pragma unroll
-    for (int p = 0; p < PER; ++p)
-      tree::cell_interact<T, Quad>(g.x[p], g.y[p], g.z[p], mp, eps2, g.ax[p], g.ay[p], g.az[p]);
-  }
+  if (PER == 1 || both)
+    cell_loop<T, PER, PER, Quad>(w, k, g, eps2);
+  else
+    cell_loop<T, PER, 1, Quad>(w, k, g, eps2);
   __syncwarp();
 }
 
-// evaluates the first k (<= 32) pending bodies on the warp's bodies
-template <typename T, int PER, bool Guard>
-__device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane,
-                                            const Vec4<T>* __restrict__ pos, Targets<T, PER>& g,
-                                            T eps2) {
-  if (lane < k) w.stage[0][lane] = pos[w.bodies[lane]];
-  __syncwarp();
+// the pull of the k staged bodies on the first NP bodies of each lane
+template <typename T, int PER, int NP, bool Guard>
+__device__ __forceinline__ void body_loop(const WarpLists<T>& w, int k, Targets<T, PER>& g,
+                                          T eps2) {
 #pragma unroll 4
   for (int j = 0; j < k; ++j) {
     const Vec4<T> s = w.stage[0][j];
 #pragma unroll
-    for (int p = 0; p < PER; ++p)
+    for (int p = 0; p < NP; ++p)
       interact<T, Guard>(g.x[p], g.y[p], g.z[p], s, eps2, g.ax[p], g.ay[p], g.az[p]);
   }
+}
+
+// evaluates the first k (<= 32) pending bodies on the warp's bodies (see eval_cells)
+template <typename T, int PER, bool Guard>
+__device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane,
+                                            const Vec4<T>* __restrict__ pos, Targets<T, PER>& g,
+                                            T eps2, bool both) {
+  if (lane < k) w.stage[0][lane] = pos[w.bodies[lane]];
+  __syncwarp();
+  if (PER == 1 || both)
+    body_loop<T, PER, PER, Guard>(w, k, g, eps2);
+  else
+    body_loop<T, PER, 1, Guard>(w, k, g, eps2);
   __syncwarp();
 }
 
@@ -432,6 +453,7 @@ __global__ void __launch_bounds__(512)
     if (grp >= groups) break;
     const uint2 gr = group_list[grp];
     const int i0 = static_cast<int>(gr.x), gn = static_cast<int>(gr.y);
+    const bool both = gn > 32;  // a lane's second body is real
 
     // the group's bodies and box
     Targets<T, PER> g;
@@ -501,7 +523,7 @@ __global__ void __launch_bounds__(512)
       cells += __popc(ballot);
       __syncwarp();
       if (ncell >= 32) {
-        eval_cells<T, PER, Quad>(w, 32, lane, tv, g, eps2);
+        eval_cells<T, PER, Quad>(w, 32, lane, tv, g, eps2, both);
         shift_down(w.cells, ncell, lane);
         ncell -= 32;
       }
@@ -527,14 +549,14 @@ __global__ void __launch_bounds__(512)
         nbody += got;
         __syncwarp();
         if (nbody >= 32) {
-          eval_bodies<T, PER, Guard>(w, 32, lane, pos, g, eps2);
+          eval_bodies<T, PER, Guard>(w, 32, lane, pos, g, eps2, both);
           shift_down(w.bodies, nbody, lane);
           nbody -= 32;
         }
       }
     }
-    if (ncell > 0) eval_cells<T, PER, Quad>(w, ncell, lane, tv, g, eps2);
-    if (nbody > 0) eval_bodies<T, PER, Guard>(w, nbody, lane, pos, g, eps2);
+    if (ncell > 0) eval_cells<T, PER, Quad>(w, ncell, lane, tv, g, eps2, both);
+    if (nbody > 0) eval_bodies<T, PER, Guard>(w, nbody, lane, pos, g, eps2, both);
 
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
