@@ -49,16 +49,22 @@ void HostBackend<T>::permute(const std::vector<std::uint32_t>& perm) {
     for (std::size_t i = 0; i < n; ++i)
       order_[i] = static_cast<std::uint32_t>(i);
   }
-  scratch_.resize(n);
-  for (std::vector<T>* v : {&x_, &y_, &z_, &vx_, &vy_, &vz_, &m_, &ax_, &ay_, &az_}) {
+  // one gather per array, in parallel over the arrays (no allocation once warm)
+  std::vector<T>* arrays[] = {&x_, &y_, &z_, &vx_, &vy_, &vz_, &m_, &ax_, &ay_, &az_};
+  scratch_.resize(std::size(arrays));
+#pragma omp parallel for schedule(static) if (n >= 65536)
+  for (int a = 0; a < static_cast<int>(std::size(arrays)); ++a) {
+    std::vector<T>& v = *arrays[a];
+    std::vector<T>& tmp = scratch_[a];
+    tmp.resize(n);
     for (std::size_t k = 0; k < n; ++k)
-      scratch_[k] = (*v)[perm[k]];
-    v->swap(scratch_);
+      tmp[k] = v[perm[k]];
+    v.swap(tmp);
   }
-  std::vector<std::uint32_t> o(n);
+  order_scratch_.resize(n);
   for (std::size_t k = 0; k < n; ++k)
-    o[k] = order_[perm[k]];
-  order_.swap(o);
+    order_scratch_[k] = order_[perm[k]];
+  order_.swap(order_scratch_);
 }
 
 template <typename T>

@@ -50,7 +50,8 @@ class HostBackend : public ForceBackend {
 
   const KernelInfo& info_;
   std::vector<Component> component_;
-  std::vector<T> scratch_;
+  std::vector<std::vector<T>> scratch_;  // permute(): one buffer per array
+  std::vector<std::uint32_t> order_scratch_;
   bool acc_valid_ = false;
   double acc_G_ = 0, acc_eps_ = 0;
   double last_ms_ = 0;

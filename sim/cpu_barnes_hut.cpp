@@ -17,6 +17,22 @@ class CpuBarnesHut final : public HostBackend<T> {
  public:
   using HostBackend<T>::HostBackend;
 
+  bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
+    // the cells of the last tree, breadth-first, so the shallow ones come first
+    out.clear();
+    const tree::Nodes& nodes = tree_.nodes();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes.level[i] > max_level) break;
+      double side = 0;
+      TreeCell c;
+      tree::cell_geometry(nodes.prefix[i], nodes.level[i], tree_.cube(), c.cx, c.cy, c.cz, side);
+      c.half = 0.5 * side;
+      c.level = nodes.level[i];
+      out.push_back(c);
+    }
+    return true;
+  }
+
  protected:
   void forces(const SimParams& p, T G, T eps2, int threads) override {
     using clock = std::chrono::steady_clock;

@@ -474,6 +474,37 @@ TEST(CpuBarnesHut, WorkAndPhases) {
   EXPECT_EQ(names, expected);
 }
 
+// the cells shown as wireframe boxes: the root holds every body, deeper cells nest inside it
+// with half the parent's side per level, and no cell is deeper than asked
+TEST(CpuBarnesHut, TreeCellsForTheWireframe) {
+  const Bodies b = plummer(5000);
+  const SimParams p = bh_params(0.5, true, Precision::Double);
+  auto backend = make_backend(p);
+  std::vector<TreeCell> cells;
+  backend->set_bodies(b);
+  backend->step(p, 1);
+  ASSERT_TRUE(backend->tree_cells(0, cells));
+  ASSERT_EQ(cells.size(), 1u);
+  const TreeCell root = cells[0];
+  EXPECT_EQ(root.level, 0);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    EXPECT_LE(std::fabs(b.x[i] - root.cx), root.half * 1.001);
+    EXPECT_LE(std::fabs(b.y[i] - root.cy), root.half * 1.001);
+    EXPECT_LE(std::fabs(b.z[i] - root.cz), root.half * 1.001);
+  }
+  ASSERT_TRUE(backend->tree_cells(3, cells));
+  EXPECT_GT(cells.size(), 9u);
+  for (const TreeCell& c : cells) {
+    EXPECT_LE(c.level, 3);
+    EXPECT_DOUBLE_EQ(c.half, root.half / std::ldexp(1.0, c.level));
+    EXPECT_LE(std::fabs(c.cx - root.cx) + c.half, root.half * (1 + 1e-9));
+  }
+  // an all-pairs kernel has no tree
+  SimParams q = p;
+  q.kernel = "cpu-openmp";
+  EXPECT_FALSE(make_backend(q)->tree_cells(3, cells));
+}
+
 // runs `steps` steps of p on b and returns the bodies
 Bodies evolve(const SimParams& p, const Bodies& b, int steps, int chunks = 1) {
   auto backend = make_backend(p);
