@@ -22,8 +22,9 @@ SimParams params_for_kernel(const SimParams& p, const std::string& kernel) {
   SimParams q = p;
   const KernelInfo& k = find_kernel(kernel);
   q.kernel = k.name;
+  // the new kernel starts from its own defaults
   for (const Tunable& t : k.tunables)
-    q.*(t.field) = t.def;
+    q.tunables.erase(t.key);
   if (!k.supports_float) q.precision = Precision::Double;
   if (!k.supports_double) q.precision = Precision::Float;
   return q;
@@ -492,9 +493,9 @@ void SimRunner::step_compare() {
     if (now - compare_start_ < 1.0 || compare_steps_ < 2) return;
     // this kernel is done
     double per_step = compare_ms_ / static_cast<double>(compare_steps_);
-    double n = static_cast<double>(sim_->size());
+    double work = sim_->backend().last_work().interactions;
     compare_results_.push_back(
-        {compare_kernel_, per_step > 0 ? n * n / (per_step * 1e-3) : 0, per_step});
+        {compare_kernel_, per_step > 0 ? work / (per_step * 1e-3) : 0, per_step});
     compare_kernel_.clear();
     if (compare_queue_.empty()) {
       try {
@@ -626,9 +627,14 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   s.params = active_params(c);
   s.time = sim_->time();
   s.steps = sim_->steps_done();
-  double n = static_cast<double>(s.n);
-  s.interactions = n * n;
-  s.flops_per_interaction = k.flops_per_interaction;
+  // the work the kernel counted in its last step (a tree kernel does fewer than N²)
+  s.work = sim_->backend().last_work();
+  if (s.work.interactions <= 0) {
+    double n = static_cast<double>(s.n);
+    s.work.interactions = n * n;
+  }
+  s.interactions = s.work.interactions;
+  s.flops_per_interaction = s.work.flops_per_interaction;
   s.behind = behind_;
   // host positions unless the last batch wrote the device staging
   s.host_data = positions && !s.device_data;

@@ -24,6 +24,7 @@
 
 #include "render/interop.hpp"
 #include "sim/activity_map.hpp"
+#include "sim/backend.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/scene.hpp"
 #include "sim/simulation.hpp"
@@ -78,7 +79,8 @@ struct SimState {
   long long steps = 0;
   double step_ms = 0;       ///< per step of the last batch, the kernel's own timing
   int batch_steps = 0;      ///< steps of the last batch
-  double interactions = 0;  ///< force interactions per step
+  StepWork work;            ///< the kernel's own count of its last step (interactions, phases)
+  double interactions = 0;  ///< force interactions per step (work.interactions)
   double flops_per_interaction = 20;
   bool behind = false;  ///< the kernel cannot keep up with the chosen speed
   // positions: host arrays or the device staging (copy_device_front())
