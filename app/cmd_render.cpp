@@ -25,6 +25,18 @@ void register_gui_commands(CLI::App& app) {
   app.add_option("--panel-open", g.panel_open,
                  "panel sections open at start: scene,display,map,health,classroom,help")
       ->group("Window");
+  app.add_option("--exit-after", g.exit_after, "quit after SECONDS (writes --stats first)")
+      ->group("Window");
+  app.add_option("--stats", g.stats,
+                 "write JSON at exit: ui_frames, ui_fps_median, sim_steps, sim_step_ms_median, ...")
+      ->group("Window");
+  app.add_option("--debug-step-delay", g.debug_step_delay_ms,
+                 "sleep MS after every batch of steps (to test a slow simulation)")
+      ->group("Window");
+  app.add_option("--target-step-ms", g.target_step_ms,
+                 "the start-up measurement picks N and kernel for this step time")
+      ->capture_default_str()
+      ->group("Window");
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");

@@ -7,10 +7,14 @@ find_package(OpenGL REQUIRED COMPONENTS EGL)
 
 add_library(nbody_gui STATIC
   gui_viewer.cpp
+  gui_logic.cpp
+  sim_runner.cpp
+  startup.cpp
   egl_context.cpp
   headless.cpp
 )
-target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim OpenGL::EGL
+find_package(Threads REQUIRED)
+target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim OpenGL::EGL Threads::Threads
   PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
 
 target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp cmd_render.cpp)

@@ -8,10 +8,14 @@ namespace nbody::app {
 
 struct GuiOptions {
   int width = 1600, height = 900;
-  int smoke_frames = 0;     ///< > 0: run this many frames, write --screenshot, quit
-  std::string screenshot;   ///< PNG written after the smoke frames
-  bool no_interop = false;  ///< force device -> host -> GL copies
-  std::string panel_open;   ///< panel sections open at start (comma list)
+  int smoke_frames = 0;            ///< > 0: run this many frames, write --screenshot, quit
+  std::string screenshot;          ///< PNG written after the smoke frames
+  bool no_interop = false;         ///< force device -> host -> GL copies
+  std::string panel_open;          ///< panel sections open at start (comma list)
+  double exit_after = 0;           ///< > 0: quit after this many seconds (writing --stats)
+  std::string stats;               ///< JSON written at exit: frames, fps, steps, step time, ...
+  double debug_step_delay_ms = 0;  ///< sleep per batch of steps (tests of a slow simulation)
+  double target_step_ms = 20;      ///< the start-up measurement aims at this step time
 };
 
 /// The process-wide window options.

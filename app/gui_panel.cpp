@@ -7,15 +7,22 @@
 
 #include <imgui.h>
 
+#include "app/gui_logic.hpp"
+#include "app/startup.hpp"
 #include "render/colormap.hpp"
 #include "sim/backend.hpp"
 #include "sim/units.hpp"
 
 namespace nbody::app {
+
+float panel_width(float width, float scale) {
+  return std::clamp(width * 0.28f, 290.0f * scale, 520.0f * scale);
+}
+
 namespace {
 
-ImU32 to_u32(const glm::vec3& c) {
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+ImU32 to_u32(const glm::vec3& c, float a = 1.0f) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, a));
 }
 
 // a horizontal colour bar drawn from a colour function, with labels under both ends
@@ -50,15 +57,53 @@ std::string si(double v, const char* unit) {
 void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+// `s` with newlines where ImGui's word wrap would break it at `width` pixels
+std::string wrap_text(const std::string& s, float width) {
+  ImFont* font = ImGui::GetFont();
+  float scale = ImGui::GetFontSize() / font->FontSize;
+  std::string out;
+  const char* p = s.c_str();
+  const char* end = p + s.size();
+  while (p < end) {
+    const char* brk = font->CalcWordWrapPositionA(scale, p, end, std::max(width, 40.0f));
+    if (brk == p) ++brk;
+    out.append(p, brk);
+    p = brk;
+    if (p < end && out.back() != '\n') out.push_back('\n');
+    while (p < end && *p == ' ')
+      ++p;
+  }
+  return out;
+}
+
+void wrapped(const std::string& s) {
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(s.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void wrapped_colored(const ImVec4& c, const std::string& s) {
+  ImGui::PushStyleColor(ImGuiCol_Text, c);
+  wrapped(s);
+  ImGui::PopStyleColor();
 }
 
 void scene_section(Viewer& v, PanelState& s) {
   const auto& table = scene_table();
   if (table.empty()) return;
-  s.scene_index = std::clamp(s.scene_index, 0, static_cast<int>(table.size()) - 1);
-  const SceneInfo* cur = &table[static_cast<std::size_t>(s.scene_index)];
-  if (ImGui::BeginCombo("preset", cur->label.c_str())) {
+  const char* shown = s.scene_index >= 0 && s.scene_index < static_cast<int>(table.size())
+                          ? table[static_cast<std::size_t>(s.scene_index)].label.c_str()
+                          : s.file_label.c_str();
+  if (ImGui::BeginCombo("preset", shown)) {
     for (std::size_t i = 0; i < table.size(); ++i) {
       bool sel = static_cast<int>(i) == s.scene_index;
       if (ImGui::Selectable(table[i].label.c_str(), sel)) {
@@ -73,25 +118,29 @@ void scene_section(Viewer& v, PanelState& s) {
     }
     ImGui::EndCombo();
   }
-  cur = &table[static_cast<std::size_t>(s.scene_index)];
-  v.preset_name = cur->name;
-  ImGui::TextWrapped("%s", cur->description.c_str());
-  if (cur->has_n) {
-    int n = static_cast<int>(v.preset_params.n ? v.preset_params.n : cur->default_n);
-    if (ImGui::InputInt("N", &n, 1024, 16384))
-      v.preset_params.n = static_cast<std::size_t>(std::clamp(n, 2, 1 << 24));
+  if (s.scene_index >= 0 && s.scene_index < static_cast<int>(table.size())) {
+    const SceneInfo* cur = &table[static_cast<std::size_t>(s.scene_index)];
+    v.preset_name = cur->name;
+    wrapped(cur->description);
+    if (cur->has_n) {
+      int n = static_cast<int>(v.preset_params.n ? v.preset_params.n : cur->default_n);
+      if (ImGui::InputInt("N", &n, 1024, 16384))
+        v.preset_params.n = static_cast<std::size_t>(std::clamp(n, 2, 1 << 24));
+    }
+    int seed = static_cast<int>(v.preset_params.seed);
+    if (ImGui::InputInt("seed", &seed))
+      v.preset_params.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    for (const auto& p : cur->params) {
+      auto it = v.preset_params.values.find(p.key);
+      double val = it != v.preset_params.values.end() ? it->second : p.def;
+      if (ImGui::SliderScalar(p.label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
+        v.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
+      if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+    }
+    if (ImGui::Button("Start this scene")) v.pending.make_preset = true;
+  } else {
+    wrapped("A file is loaded; pick a preset above to start a generated scene.");
   }
-  int seed = static_cast<int>(v.preset_params.seed);
-  if (ImGui::InputInt("seed", &seed))
-    v.preset_params.seed = static_cast<std::uint64_t>(std::max(seed, 0));
-  for (const auto& p : cur->params) {
-    auto it = v.preset_params.values.find(p.key);
-    double val = it != v.preset_params.values.end() ? it->second : p.def;
-    if (ImGui::SliderScalar(p.label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
-      v.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
-    if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
-  }
-  if (ImGui::Button("Start this scene")) v.pending.make_preset = true;
 
   ImGui::Separator();
   ImGui::InputText("file", s.load_path, sizeof s.load_path);
@@ -123,29 +172,28 @@ void scene_section(Viewer& v, PanelState& s) {
 void kernel_section(Viewer& v) {
   const KernelInfo* cur = nullptr;
   for (const auto& k : kernel_table())
-    if (k.name == v.params.kernel) cur = &k;
-  if (ImGui::BeginCombo("kernel", cur ? cur->label.c_str() : v.params.kernel.c_str())) {
+    if (k.name == v.state().kernel) cur = &k;
+  if (ImGui::BeginCombo("kernel", cur ? cur->label.c_str() : v.state().kernel.c_str())) {
     for (const auto& k : kernel_table()) {
       bool usable = !k.gpu || cuda_available();
       if (!usable) ImGui::BeginDisabled();
       if (ImGui::Selectable(k.label.c_str(), cur == &k) && cur != &k) {
-        v.params.kernel = k.name;
-        // the new kernel starts from its own defaults
-        for (const Tunable& t : k.tunables)
-          v.params.tunables.erase(t.key);
-        if (!k.supports_float) v.params.precision = Precision::Double;
-        if (!k.supports_double) v.params.precision = Precision::Float;
+        // a request: the simulation switches between steps and keeps the state
+        v.params = params_for_kernel(v.params, k.name);
         v.pending.switch_kernel = true;
       }
       if (!usable) ImGui::EndDisabled();
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s%s", k.description.c_str(), usable ? "" : " (needs a CUDA device)");
+        ImGui::SetTooltip("%s%s", kernel_description(k.name, k.description).c_str(),
+                          usable ? "" : " (needs a CUDA device)");
     }
     ImGui::EndCombo();
   }
+  if (!v.startup.summary.empty()) wrapped_colored(ImVec4(0.6f, 0.85f, 1, 1), v.startup.summary);
+  if (!v.startup.details.empty()) help_marker(v.startup.details.c_str());
   if (!cur) return;
-  ImGui::TextWrapped("%s", cur->description.c_str());
-  // tunables from the table: a slider over the range snapped to the step, or a choice box
+  wrapped(kernel_description(cur->name, cur->description));
+  // tunables from the table: slider over the range, snapped to the step
   for (const Tunable& t : cur->tunables) {
     const double now = cur->value(v.params, t.key);
     double next = now;
@@ -173,7 +221,7 @@ void kernel_section(Viewer& v) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (allowed: %s)", t.help.c_str(), t.allowed().c_str());
   }
-  int prec = v.params.precision == Precision::Double ? 1 : 0;
+  int prec = v.state().precision == Precision::Double ? 1 : 0;
   if (!cur->supports_float) ImGui::BeginDisabled();
   bool changed = ImGui::RadioButton("float", &prec, 0);
   if (!cur->supports_float) ImGui::EndDisabled();
@@ -189,63 +237,183 @@ void kernel_section(Viewer& v) {
 
 void physics_section(Viewer& v) {
   const UnitSystem& u = v.scene().units;
+  const SimState& st = v.state();
+  if (v.scene().epoch_jd > 0)
+    ImGui::Text("date: %s",
+                format_julian_date(v.scene().epoch_jd + st.time * u.time_s / 86400.0).c_str());
+  ImGui::Text("t = %s  (%lld steps)", format_span(st.time, u).c_str(), st.steps);
+
+  // speed: simulated time per real second; steps per frame follow from it and dt
+  if (v.threaded()) {
+    double lo = v.params.dt * 0.5, hi = std::max(v.params.dt * 1e5, lo * 10);
+    double speed = std::clamp(v.speed, lo, hi);
+    std::string fmt = format_speed(speed, u);
+    if (ImGui::SliderScalar("speed", ImGuiDataType_Double, &speed, &lo, &hi, fmt.c_str(),
+                            ImGuiSliderFlags_Logarithmic))
+      v.speed = speed;
+    help_marker(
+        "Simulated time per real second. dt stays as set; the number of steps per second "
+        "follows from the speed.");
+    ImGui::Checkbox("as fast as the kernel goes", &v.max_speed);
+    double sps = steps_per_second(v.speed, v.params.dt);
+    double fps = v.fps();
+    if (!v.max_speed)
+      ImGui::Text("%.4g steps/s = %.3g steps per frame", sps, fps > 0 ? sps / fps : 0.0);
+    if (!v.is_paused() && v.achieved_speed() > 0) {
+      std::string reached = format_speed(v.achieved_speed(), u);
+      if (st.behind)
+        wrapped_colored(ImVec4(1, 0.75f, 0.3f, 1), "the kernel cannot keep up: reached " + reached);
+      else
+        wrapped("reached: " + reached);
+    }
+  } else {
+    ImGui::SliderInt("steps per frame", &v.params.steps_per_frame, 1, 64);
+  }
+
   std::string dt_label = "dt [" + (u.time.empty() ? std::string("time unit") : u.time) + "]";
   double dt = v.params.dt;
   if (ImGui::InputDouble(dt_label.c_str(), &dt, 0, 0, "%.4g") && dt > 0 && std::isfinite(dt))
     v.params.dt = dt;
   std::string eps_label =
-      "softening eps [" + (u.length.empty() ? std::string("length") : u.length) + "]";
+      "softening [" + (u.length.empty() ? std::string("length") : u.length) + "]";
   double eps = v.params.softening;
   if (ImGui::InputDouble(eps_label.c_str(), &eps, 0, 0, "%.4g") && eps >= 0 && std::isfinite(eps))
     v.params.softening = eps;
   double G = v.params.G;
   if (ImGui::InputDouble("G", &G, 0, 0, "%.6g") && G > 0 && std::isfinite(G)) v.params.G = G;
-  ImGui::SliderInt("steps per frame", &v.params.steps_per_frame, 1, 64);
-  ImGui::Checkbox("pause (Space)", &v.paused);
+  bool paused = v.paused;
+  if (ImGui::Checkbox("pause (Space)", &paused)) v.paused = paused;
   ImGui::SameLine();
   if (ImGui::Button("step (S)")) v.pending.single_step = true;
   ImGui::SameLine();
   if (ImGui::Button("reset")) v.pending.reset = true;
-  ImGui::Text("t = %s  (%lld steps)", units::format_time(v.sim().time(), u).c_str(),
-              v.sim().steps_done());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("back to t = 0 with the scene's own dt, G and softening (edits are undone)");
 }
+
+const char* const kComponentNames[kComponentCount] = {"star",      "disk", "bulge",
+                                                      "dark halo", "gas",  "planet"};
 
 void display_section(Viewer& v) {
   auto& st = v.style;
+  const Scene& scene = v.scene();
+  int present[kComponentCount] = {};
+  for (Component c : scene.bodies.component)
+    ++present[static_cast<int>(c)];
+  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
+
   int mode = static_cast<int>(st.color);
-  ImGui::Combo("colour by", &mode, "speed\0component\0mass\0");
+  ImGui::Combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
   st.color = static_cast<render::ColorMode>(mode);
   ImGui::SliderFloat("point size", &st.point_size, 0.5f, 16.0f, "%.1f");
-  ImGui::SliderFloat("brightness", &st.brightness, 0.02f, 2.0f, "%.2f",
+  ImGui::SliderFloat("brightness", &st.brightness, 0.02f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("exposure", &v.tone.exposure, 0.05f, 20.0f, "%.2f",
+                     ImGuiSliderFlags_Logarithmic);
+  help_marker(
+      "Light from all bodies adds up in a floating-point image; exposure scales it before a "
+      "soft curve brings it to the screen, so dense cores keep their colour.");
+  ImGui::SliderFloat("faint light", &v.tone.gamma, 1.0f, 3.0f, "%.2f");
+  help_marker("Lifts faint light (tidal tails) without burning the cores.");
+  ImGui::Checkbox("glow", &v.tone.glow);
+  if (v.tone.glow) {
+    ImGui::SameLine();
+    ImGui::SliderFloat("##glow", &v.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
+  }
+
+  // legend: only what the scene has
   if (st.color == render::ColorMode::Speed) {
     float hi = st.speed_max;
     ImGui::SliderFloat("speed scale", &st.speed_max, hi * 0.2f, hi * 5.0f, "%.3g",
                        ImGuiSliderFlags_Logarithmic);
     char right[64];
-    std::snprintf(right, sizeof right, "%.3g %s", st.speed_max, v.scene().units.velocity.c_str());
+    std::snprintf(right, sizeof right, "%.3g %s", st.speed_max, scene.units.velocity.c_str());
     color_bar(render::speed_color, "0", right);
   } else if (st.color == render::ColorMode::Mass) {
-    char l[32], r[32];
+    char l[32], r[48];
     std::snprintf(l, sizeof l, "1e%.1f", st.log_mass_min);
-    std::snprintf(r, sizeof r, "1e%.1f %s", st.log_mass_max, v.scene().units.mass.c_str());
+    std::snprintf(r, sizeof r, "1e%.1f %s", st.log_mass_max, scene.units.mass.c_str());
     color_bar(render::speed_color, l, r);
-  } else {
-    const char* names[] = {"star", "disk", "bulge", "dark", "gas", "planet"};
-    for (int c = 0; c < 6; ++c) {
-      glm::vec3 col = render::component_color(c);
-      ImGui::ColorButton(names[c], ImVec4(col.r, col.g, col.b, 1), ImGuiColorEditFlags_NoTooltip,
-                         ImVec2(10, 10));
+  } else if (st.color == render::ColorMode::Body && named) {
+    int shown = 0;
+    for (std::size_t i = 0; i < scene.bodies.size() && i < 64; ++i) {
+      glm::vec3 col = render::component_color(static_cast<int>(scene.bodies.component[i]));
+      const std::string& name = i < scene.bodies.name.size() ? scene.bodies.name[i] : "";
+      body_color(name, col);
+      ImGui::ColorButton(("##b" + std::to_string(i)).c_str(), ImVec4(col.r, col.g, col.b, 1),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
       ImGui::SameLine();
-      ImGui::TextUnformatted(names[c]);
-      if (c != 2 && c != 5) ImGui::SameLine();
+      ImGui::TextUnformatted(name.empty() ? "body" : name.c_str());
+      if (++shown % 4 != 0) ImGui::SameLine();
+    }
+    ImGui::NewLine();
+  }
+  // components: shown, dimmed or hidden (only those the scene has)
+  int kinds = 0;
+  for (int c = 0; c < kComponentCount; ++c)
+    kinds += present[c] > 0;
+  if (kinds > 0 && !(named && kinds <= 2)) {
+    ImGui::TextUnformatted("components:");
+    for (int c = 0; c < kComponentCount; ++c) {
+      if (!present[c]) continue;
+      glm::vec3 col = render::component_color(c);
+      ImGui::ColorButton(kComponentNames[c], ImVec4(col.r, col.g, col.b, 1),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+      ImGui::SameLine();
+      ImGui::Text("%s (%s)", kComponentNames[c],
+                  with_commas(static_cast<std::size_t>(present[c])).c_str());
+      float& g = st.component_gain[c];
+      int state = g >= 0.99f ? 0 : (g > 0 ? 1 : 2);
+      ImGui::PushID(c);
+      ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.45f);
+      bool ch = ImGui::RadioButton("shown", &state, 0);
+      ImGui::SameLine();
+      ch |= ImGui::RadioButton("dim", &state, 1);
+      ImGui::SameLine();
+      ch |= ImGui::RadioButton("hidden", &state, 2);
+      if (ch) g = state == 0 ? 1.0f : (state == 1 ? 0.2f : 0.0f);
+      ImGui::PopID();
     }
   }
+
+  if (named) ImGui::Checkbox("names (L)", &v.labels);
+  if (named) ImGui::SameLine();
   if (!v.trails_possible()) ImGui::BeginDisabled();
   ImGui::Checkbox("trails", &v.trails_enabled);
   if (!v.trails_possible()) ImGui::EndDisabled();
   if (!v.trails_possible()) help_marker("trails are for small scenes (N <= 2048)");
-  ImGui::SameLine();
+  if (v.trails_enabled && v.trails_possible()) {
+    const UnitSystem& u = scene.units;
+    double lo = v.params.dt * 50, hi = v.params.dt * Viewer::kTrailLength * 200;
+    double span = std::clamp(v.trail_span, lo, hi);
+    std::string fmt = "trail " + format_span(span, u);
+    if (ImGui::SliderScalar("##trail", ImGuiDataType_Double, &span, &lo, &hi, fmt.c_str(),
+                            ImGuiSliderFlags_Logarithmic))
+      v.trail_span = span;
+    help_marker(
+        "How much simulated time a trail covers; it is sampled every step or every few "
+        "steps, whatever the speed, so it stays smooth.");
+  }
+  // follow a body (from the list, or click it in the view)
+  if (!v.host_positions().empty() && scene.bodies.size() <= 64) {
+    std::string cur = v.follow >= 0 && v.follow < static_cast<int>(scene.bodies.name.size())
+                          ? scene.bodies.name[static_cast<std::size_t>(v.follow)]
+                          : (v.follow >= 0 ? "body " + std::to_string(v.follow) : "none");
+    if (ImGui::BeginCombo("follow", cur.c_str())) {
+      if (ImGui::Selectable("none", v.follow < 0)) v.follow = -1;
+      for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+        std::string name = i < scene.bodies.name.size() && !scene.bodies.name[i].empty()
+                               ? scene.bodies.name[i]
+                               : "body " + std::to_string(i);
+        if (ImGui::Selectable(name.c_str(), v.follow == static_cast<int>(i)))
+          v.follow = static_cast<int>(i);
+      }
+      ImGui::EndCombo();
+    }
+    help_marker(
+        "The view stays centred on the chosen body. Click a body in the view to follow "
+        "it; F or 'none' stops.");
+  }
   if (ImGui::Button("fit view (F)")) v.pending.fit_view = true;
   ImGui::SameLine();
   if (ImGui::Button("reset view (R)")) v.pending.reset_view = true;
@@ -268,21 +436,52 @@ void map_section(Viewer& v) {
   ImGui::RadioButton("log", &scale, 1);
   m.params.scale = static_cast<MapScale>(scale);
   ImGui::SameLine();
-  if (ImGui::Button("fit bounds")) v.pending.fit_map = true;
+  ImGui::Checkbox("bounds follow the bodies", &m.follow);
+  if (!m.follow && ImGui::Button("fit bounds now")) v.pending.fit_map = true;
   if (m.overlay) ImGui::SliderFloat("overlay alpha", &m.overlay_alpha, 0.05f, 1.0f);
   const auto& tex = v.density();
   if (m.enabled && tex.size() > 0) {
-    float w = std::min(ImGui::GetContentRegionAvail().x, 300.0f);
+    const auto& a = v.activity();
+    const auto& p = v.activity_params();
+    const std::string& unit = v.scene().units.length;
+    const char* axes[3][2] = {{"x", "y"}, {"x", "z"}, {"y", "z"}};
+    const char* const* ax = axes[static_cast<int>(p.plane)];
+    // the v axis label on the left, the image, the u axis with its bounds below
+    float label_w = ImGui::CalcTextSize("-0.00e+00").x;
+    float w = std::min(ImGui::GetContentRegionAvail().x - label_w - 8, 300.0f);
+    ImVec2 at = ImGui::GetCursorScreenPos();
+    char top[32], bottom[32], left[32], right[32];
+    std::snprintf(top, sizeof top, "%.3g", p.v_max);
+    std::snprintf(bottom, sizeof bottom, "%.3g", p.v_min);
+    std::snprintf(left, sizeof left, "%.3g", p.u_min);
+    std::snprintf(right, sizeof right, "%.3g", p.u_max);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    dl->AddText(ImVec2(at.x, at.y), text, top);
+    dl->AddText(ImVec2(at.x, at.y + w * 0.5f - ImGui::GetTextLineHeight()), text, ax[1]);
+    dl->AddText(ImVec2(at.x, at.y + w - ImGui::GetTextLineHeight()), text, bottom);
+    ImGui::SetCursorScreenPos(ImVec2(at.x + label_w + 4, at.y));
     // row 0 of the map is v_min: flip so +v points up
     ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(tex.texture())),
                  ImVec2(w, w), ImVec2(0, 1), ImVec2(1, 0));
-    const auto& a = v.activity();
-    char right[64];
-    std::snprintf(right, sizeof right, "%u bodies/cell%s", a.max_count,
+    ImVec2 below = ImGui::GetCursorScreenPos();
+    float x0 = at.x + label_w + 4;
+    dl->AddText(ImVec2(x0, below.y), text, left);
+    std::string mid = std::string(ax[0]) + " [" + (unit.empty() ? "length" : unit) + "]";
+    dl->AddText(ImVec2(x0 + w * 0.5f - ImGui::CalcTextSize(mid.c_str()).x * 0.5f, below.y), text,
+                mid.c_str());
+    dl->AddText(ImVec2(x0 + w - ImGui::CalcTextSize(right).x, below.y), text, right);
+    ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeightWithSpacing()));
+    char scale_text[64];
+    std::snprintf(scale_text, sizeof scale_text, "%u bodies/cell%s", a.max_count,
                   m.params.scale == MapScale::Log ? " (log)" : "");
-    color_bar(render::heat_color, "0", right);
-    ImGui::Text("%llu of %zu bodies inside [%.3g, %.3g]", static_cast<unsigned long long>(a.inside),
-                v.sim().size(), m.params.u_min, m.params.u_max);
+    color_bar(render::heat_color, "0", scale_text);
+    double cell = (p.u_max - p.u_min) / std::max(p.size, 1);
+    char info[160];
+    std::snprintf(info, sizeof info, "%llu of %s bodies inside; cell %.3g %s",
+                  static_cast<unsigned long long>(a.inside), with_commas(v.size()).c_str(), cell,
+                  unit.c_str());
+    wrapped(info);
   }
 }
 
@@ -293,33 +492,51 @@ void timings_section(Viewer& v) {
     ImGui::PlotLines(label, h.values().data(), static_cast<int>(h.values().size()), 0, overlay,
                      0.0f, std::max(h.max() * 1.1f, 1e-3f), ImVec2(0, 40));
   };
+  // the display: frames actually drawn
+  ImGui::Text("display: %.1f frames/s drawn", v.fps());
   plot("frame", v.frame_history());
-  plot("sim/step", v.sim_history());
-  plot("render", v.render_history());
-  plot("transfer", v.interop_history());
-  help_marker("transfer: interop map+unmap on the GPU path, download+upload otherwise");
-  // the work the kernel counted in its last step (a tree kernel does fewer than N²)
-  const StepWork w = v.sim().backend().last_work();
-  double ips = v.interactions_per_s();
-  ImGui::Text("%.1f fps   %s interactions/s", v.fps(), si(ips, "").c_str());
-  ImGui::Text("%s   (%g flops/interaction)", si(ips * w.flops_per_interaction, "FLOP/s").c_str(),
-              w.flops_per_interaction);
-  if (!w.phases.empty()) {
-    std::string text = "step phases (ms):";
-    char buf[64];
-    for (const StepPhase& ph : w.phases) {
-      std::snprintf(buf, sizeof buf, " %s %.3g", ph.name.c_str(), ph.ms);
-      text += buf;
+  // the simulation
+  const SimState& st = v.state();
+  double running = v.batch_running_s();
+  if (v.is_paused() && !st.comparing) {
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "simulation: paused");
+  } else if (running > 0.1) {
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "simulation: %d step%s running for %.1f s",
+                       v.batch_running_steps(), v.batch_running_steps() == 1 ? "" : "s", running);
+  } else {
+    double ips = v.interactions_per_s();
+    char line[256];
+    std::snprintf(line, sizeof line, "simulation: %.3g ms/step on %s; %s interactions/s, %s",
+                  v.sim_history().median(), st.kernel.c_str(), si(ips, "").c_str(),
+                  si(ips * st.flops_per_interaction, "FLOP/s").c_str());
+    wrapped(line);
+    if (!st.work.phases.empty()) {
+      std::string text = "step phases (ms):";
+      char buf[64];
+      for (const StepPhase& ph : st.work.phases) {
+        std::snprintf(buf, sizeof buf, " %s %.3g", ph.name.c_str(), ph.ms);
+        text += buf;
+      }
+      wrapped(text);
     }
-    ImGui::TextWrapped("%s", text.c_str());
   }
-  ImGui::TextWrapped("%s", cuda_device_summary().c_str());
+  plot("sim/step", v.sim_history());
+  if (v.render_timing_valid()) {
+    plot("render", v.render_history());
+  } else {
+    wrapped(
+        "render time: not measured (software OpenGL: its timer queries do not time the "
+        "drawing)");
+  }
+  plot("transfer", v.interop_history());
+  help_marker("transfer: device copy into the mapped buffers on the GPU path, upload otherwise");
+  wrapped(cuda_device_summary());
 }
 
 void health_section(Viewer& v) {
-  const auto& d = v.last_diagnostics();
-  if (v.sim().size() > 262144) {
-    ImGui::TextWrapped("energy check off for N > 262,144 (O(N^2) on the CPU)");
+  const auto& d = v.state().diag;
+  if (v.size() > 262144) {
+    wrapped("energy check off for N > 262,144 (O(N^2) on the CPU)");
     return;
   }
   if (!d) {
@@ -331,11 +548,11 @@ void health_section(Viewer& v) {
   std::snprintf(overlay, sizeof overlay, "|dE/E0| = %.2e", h.last());
   ImGui::PlotLines("drift", h.values().data(), static_cast<int>(h.values().size()), 0, overlay,
                    0.0f, std::max(h.max() * 1.1f, 1e-12f), ImVec2(0, 50));
-  ImGui::Text("E0 = %.6g   E = %.6g", v.initial_energy(), d->total);
+  ImGui::Text("E0 = %.6g   E = %.6g", v.state().e0, d->total);
   double p = std::sqrt(d->momentum[0] * d->momentum[0] + d->momentum[1] * d->momentum[1] +
                        d->momentum[2] * d->momentum[2]);
   ImGui::Text("|P| = %.3e   2K/|W| = %.3f", p, d->virial_ratio);
-  ImGui::SliderInt("every k frames", &v.health_every, 1, 300);
+  ImGui::Checkbox("check energy and NaN/Inf (twice a second)", &v.health);
 }
 
 void classroom_section(Viewer& v, PanelState& s) {
@@ -344,7 +561,7 @@ void classroom_section(Viewer& v, PanelState& s) {
   if (v.comparing()) ImGui::BeginDisabled();
   if (ImGui::Button(label.c_str())) v.pending.compare = true;
   if (v.comparing()) ImGui::EndDisabled();
-  if (v.comparing()) ImGui::TextUnformatted(v.compare_status().c_str());
+  if (v.comparing()) wrapped(v.compare_status());
   const auto& r = v.compare_results();
   if (!r.empty()) {
     double best = 0;
@@ -357,45 +574,96 @@ void classroom_section(Viewer& v, PanelState& s) {
       float frac = best > 0 ? static_cast<float>(c.interactions_per_s / best) : 0.0f;
       dl->AddRectFilled(p, ImVec2(p.x + w * frac, p.y + ImGui::GetTextLineHeight()),
                         IM_COL32(70, 120, 220, 200));
-      ImGui::Text("%s: %s/s", c.kernel.c_str(), si(c.interactions_per_s, "").c_str());
+      ImGui::Text("%s: %s/s (%.3g ms/step)", c.kernel.c_str(), si(c.interactions_per_s, "").c_str(),
+                  c.step_ms);
     }
   }
   ImGui::Separator();
-  ImGui::InputText("frames dir", s.record_dir, sizeof s.record_dir);
-  ImGui::Checkbox("record PNG sequence", &s.record_png);
+  ImGui::InputText("folder", s.capture_dir, sizeof s.capture_dir);
+  help_marker("Screenshots (F12), PNG sequences and movies are saved here.");
+  bool png = s.record_png;
+  if (ImGui::Checkbox("record PNG sequence", &png)) s.record_png = png;
   if (!s.ffmpeg_available) ImGui::BeginDisabled();
   ImGui::Checkbox("record MP4 (ffmpeg)", &s.record_ffmpeg);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  int fps_index = s.mp4_fps == 24 ? 0 : (s.mp4_fps == 60 ? 2 : 1);
+  if (s.record_ffmpeg) ImGui::BeginDisabled();
+  if (ImGui::Combo("fps", &fps_index, "24\00030\00060\0"))
+    s.mp4_fps = fps_index == 0 ? 24 : (fps_index == 2 ? 60 : 30);
+  if (s.record_ffmpeg) ImGui::EndDisabled();
   if (!s.ffmpeg_available) ImGui::EndDisabled();
   if (!s.ffmpeg_available) help_marker("ffmpeg was not found on PATH");
-  if (!s.record_status.empty()) ImGui::TextWrapped("%s", s.record_status.c_str());
+  if (s.record_png || s.record_ffmpeg)
+    wrapped("Recorded frames show the view centred (as without the panel); H hides the panel.");
+  if (!s.record_status.empty()) wrapped(s.record_status);
 }
 
 void help_section() {
-  ImGui::BulletText("left drag: rotate   right/middle drag or Shift+drag: pan");
-  ImGui::BulletText("wheel: zoom   F: fit the scene   R: reset the view");
-  ImGui::BulletText("Space: pause   S: single step   H: hide/show this panel");
-  ImGui::BulletText("F12: screenshot (PNG, time-stamped name)   Esc: quit");
-  ImGui::BulletText("The kernel, precision and tunables switch live; positions carry over.");
-  ImGui::BulletText("Scene changes, loads and resets apply at the start of the next frame.");
+  auto bullet = [](const char* t) {
+    ImGui::Bullet();
+    wrapped(t);
+  };
+  bullet("left drag: rotate; right/middle drag or Shift+drag: pan; wheel: zoom");
+  bullet("click a body: follow it; F: fit the scene (stops following); R: reset the view");
+  bullet("Space: pause; S: single step; H: hide/show this panel; L: names on/off");
+  bullet("F12: screenshot into the folder of the Classroom section; Esc: quit");
+  bullet("The simulation runs on its own thread: the view stays smooth however long a step takes.");
+  bullet("Kernel, precision and tunables switch live; positions carry over.");
+  bullet("Scene changes, loads and resets are applied by the simulation between two steps.");
 }
 
 }  // namespace
 
 void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   if (!s.visible) return;
+  float pw = panel_width(static_cast<float>(width), s.scale);
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, static_cast<float>(height)), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.82f);
+  ImGui::SetNextWindowSize(ImVec2(pw, static_cast<float>(height)), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("nbody", nullptr,
-               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-  ImGui::PushItemWidth(-150.0f);
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoTitleBar);
+  ImGui::PushItemWidth(-pw * 0.38f);
   // status lines
-  ImGui::Text("%s: %zu bodies", v.scene().name.c_str(), v.sim().size());
+  const SimState& st = v.state();
+  ImGui::Text("%s: %s bodies", v.scene().name.c_str(), with_commas(v.size()).c_str());
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("hide (H)").x);
+  if (ImGui::SmallButton("hide (H)")) s.visible = false;
   if (!cuda_available())
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "No CUDA device: CPU kernels only.");
-  if (!v.interop_note().empty()) ImGui::TextWrapped("%s", v.interop_note().c_str());
-  if (!v.error().empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", v.error().c_str());
-  if (!v.message().empty()) ImGui::TextDisabled("%s", v.message().c_str());
+    wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1), "No CUDA device: CPU kernels only.");
+  if (!v.interop_note().empty()) wrapped(v.interop_note());
+  if (st.health_paused && !st.pause_reason.empty())
+    wrapped_colored(ImVec4(1, 0.35f, 0.3f, 1), st.pause_reason);
+  if (!v.error().empty() && v.error() != st.pause_reason) {
+    // the whole message, wrapped at the box's width, selectable for copying
+    static std::string shown;
+    static float shown_width = 0;
+    static std::vector<char> buf;
+    float box = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2 - 4;
+    if (shown != v.error() || shown_width != box) {
+      shown = v.error();
+      shown_width = box;
+      std::string w = wrap_text(shown, box);
+      buf.assign(w.begin(), w.end());
+      buf.push_back('\0');
+    }
+    int lines = static_cast<int>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+    ImGui::InputTextMultiline(
+        "##error", buf.data(), buf.size(),
+        ImVec2(-1, (static_cast<float>(std::min(lines, 10)) + 0.6f) * ImGui::GetTextLineHeight()),
+        ImGuiInputTextFlags_ReadOnly);
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton("copy")) ImGui::SetClipboardText(shown.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss")) v.clear_error();
+  }
+  if (!v.message().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped(v.message());
+    ImGui::PopStyleColor();
+  }
 
   // sections named in --panel-open start open
   auto open = [&](const char* key) {
@@ -418,7 +686,84 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   if (ImGui::CollapsingHeader("Help")) help_section();
   ImGui::PopItemWidth();
   ImGui::End();
-  (void)width;
+}
+
+void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const Scene& scene = v.scene();
+  float left = s.visible ? panel_width(static_cast<float>(width), s.scale) : 0.0f;
+  float pad = 10.0f * s.scale;
+  // names next to the bodies
+  if (v.labels && !v.host_positions().empty() && scene.bodies.name.size() == v.size() &&
+      v.size() <= 64) {
+    std::vector<ImVec4> placed;  // label boxes drawn so far: later ones that overlap are skipped
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (scene.bodies.name[i].empty()) continue;
+      if (v.style.component_gain[static_cast<int>(scene.bodies.component[i])] <= 0) continue;
+      float x = 0, y = 0;
+      if (!v.project(i, width, height, x, y)) continue;
+      if (x < left || x > static_cast<float>(width) || y < 0 || y > static_cast<float>(height))
+        continue;
+      glm::vec3 c(0.85f);
+      body_color(scene.bodies.name[i], c);
+      c = glm::mix(c, glm::vec3(1.0f), 0.35f);
+      float r = body_size_px(scene.bodies.name[i]) * 0.5f * static_cast<float>(height) / 800.0f;
+      ImVec2 at(x + std::max(r, 3.0f) + 3, y - ImGui::GetTextLineHeight() * 0.5f);
+      ImVec2 ts = ImGui::CalcTextSize(scene.bodies.name[i].c_str());
+      bool overlaps = false;
+      for (const ImVec4& b : placed)
+        overlaps |= at.x < b.z && at.x + ts.x > b.x && at.y < b.w && at.y + ts.y > b.y;
+      if (overlaps) continue;
+      placed.push_back(ImVec4(at.x, at.y, at.x + ts.x, at.y + ts.y));
+      dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 200), scene.bodies.name[i].c_str());
+      dl->AddText(at, to_u32(c), scene.bodies.name[i].c_str());
+    }
+  }
+  // the scale bar at the centre of the view's depth, bottom right
+  {
+    float tan_half = std::tan(v.camera().fov_y() * 0.5f);
+    double units_per_px = 2.0 * v.camera().distance() * tan_half / std::max(height, 1);
+    double len = nice_length(160.0 * s.scale * units_per_px);
+    if (len > 0) {
+      float px = static_cast<float>(len / units_per_px);
+      ImVec2 b(static_cast<float>(width) - pad, static_cast<float>(height) - pad * 2.5f);
+      ImU32 col = IM_COL32(230, 230, 230, 230);
+      dl->AddLine(ImVec2(b.x - px, b.y), b, col, 2.0f);
+      dl->AddLine(ImVec2(b.x - px, b.y - 5), ImVec2(b.x - px, b.y + 5), col, 2.0f);
+      dl->AddLine(ImVec2(b.x, b.y - 5), ImVec2(b.x, b.y + 5), col, 2.0f);
+      std::string t = format_length(len, scene.units.length);
+      ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+      dl->AddText(ImVec2(b.x - px * 0.5f - ts.x * 0.5f, b.y - ts.y - 6), col, t.c_str());
+    }
+  }
+  // date, speed and run status, top right
+  std::vector<std::string> lines;
+  const SimState& st = v.state();
+  if (scene.epoch_jd > 0)
+    lines.push_back(format_julian_date(scene.epoch_jd + st.time * scene.units.time_s / 86400.0));
+  else
+    lines.push_back("t = " + format_span(st.time, scene.units));
+  if (v.is_paused() && !st.comparing) {
+    lines.push_back("paused");
+  } else if (v.threaded()) {
+    lines.push_back(v.max_speed ? "as fast as it goes" : format_speed(v.speed, scene.units));
+    double running = v.batch_running_s();
+    if (running > 0.25) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "step running: %.1f s", running);
+      lines.push_back(buf);
+    }
+  }
+  if (v.follow >= 0 && static_cast<std::size_t>(v.follow) < scene.bodies.name.size())
+    lines.push_back("following " + scene.bodies.name[static_cast<std::size_t>(v.follow)]);
+  float y = pad;
+  for (const std::string& l : lines) {
+    ImVec2 ts = ImGui::CalcTextSize(l.c_str());
+    ImVec2 at(static_cast<float>(width) - pad - ts.x, y);
+    dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), l.c_str());
+    dl->AddText(at, IM_COL32(240, 240, 240, 255), l.c_str());
+    y += ts.y + 2;
+  }
 }
 
 }  // namespace nbody::app

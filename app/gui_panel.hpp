@@ -8,20 +8,24 @@
 
 namespace nbody::app {
 
-/// Width of the panel in window pixels.
-inline constexpr float kPanelWidth = 390.0f;
+/// Width of the panel in pixels for a window `width` pixels wide at UI scale `scale`: a fraction
+/// of the window, within readable limits.
+float panel_width(float width, float scale);
 
 /// What the panel keeps between frames that is not a viewer setting.
 struct PanelState {
   bool visible = true;
-  int scene_index = 0;
+  int scene_index = 0;     ///< preset shown in the Scene box (-1: a loaded file)
+  std::string file_label;  ///< shown in the Scene box when a file was loaded
   char load_path[512] = "";
+  float scale = 1.0f;  ///< UI scale (font and sizes)
   // requests to the window (screenshots and recording live there)
   bool screenshot = false;
   bool record_png = false;
   bool record_ffmpeg = false;
   bool ffmpeg_available = false;
-  char record_dir[256] = "nbody_frames";
+  int mp4_fps = 30;
+  char capture_dir[512] = "";
   std::string record_status;
   bool quit = false;
   std::string open;  ///< sections to open at start: "scene,display,map,health,classroom,help"
@@ -29,5 +33,7 @@ struct PanelState {
 
 /// Draws the panel at the left of a width×height window.
 void draw_panel(Viewer& viewer, PanelState& state, int width, int height);
+/// Draws the overlays on the 3D view: body names, scale bar, date and speed, run status.
+void draw_overlays(Viewer& viewer, const PanelState& state, int width, int height);
 
 }  // namespace nbody::app

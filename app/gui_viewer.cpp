@@ -1,23 +1,20 @@
 #include "app/gui_viewer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <sstream>
+#include <cstdio>
+#include <cstring>
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "app/gui_logic.hpp"
+#include "render/colormap.hpp"
 #include "render/gl_check.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/units.hpp"
 
 namespace nbody::app {
-
-double now_seconds() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
 
 void History::push(float v) {
   if (values_.size() >= capacity_) values_.erase(values_.begin());
@@ -35,12 +32,19 @@ float History::max() const {
   return values_.empty() ? 0.0f : *std::max_element(values_.begin(), values_.end());
 }
 
+const char* data_path_name(DataPath p) {
+  switch (p) {
+    case DataPath::Interop:
+      return "cuda-gl-interop";
+    case DataPath::HostCopyFallback:
+      return "device-host-gl-copy";
+    default:
+      return "cpu-upload";
+  }
+}
+
 namespace {
 
-// the largest N for which the O(N²) energy check runs in the background
-constexpr std::size_t kMaxDiagnosticsN = 262144;
-
-// percentile of a sample of v (p in [0, 1])
 float percentile(std::vector<float> v, float p) {
   if (v.empty()) return 0;
   auto k = std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<float>(v.size())));
@@ -48,30 +52,41 @@ float percentile(std::vector<float> v, float p) {
   return v[k];
 }
 
+// a software rasterizer's timer queries measure command submission, not drawing
+bool software_gl() {
+  const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (!r) return true;
+  std::string s = r;
+  return s.find("llvmpipe") != std::string::npos || s.find("softpipe") != std::string::npos ||
+         s.find("SwiftShader") != std::string::npos;
+}
+
 }  // namespace
 
-Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop)
+Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threaded)
     : params(p),
       particles_(std::make_unique<render::ParticleRenderer>()),
       trails_(std::make_unique<render::Trails>()),
       density_(std::make_unique<render::DensityTexture>()),
       timer_(std::make_unique<render::GpuTimer>()),
+      hdr_(std::make_unique<render::HdrTarget>()),
       allow_interop_(allow_interop) {
+  GLint bits = 0;
+  glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
+  timer_valid_ = bits > 0 && !software_gl();
   preset_name = scene.name;
-  start_scene(std::move(scene));
+  runner_ = std::make_unique<SimRunner>(std::move(scene), p, threaded);
+  SimUpdate u = runner_->take(state_);
+  adopt_state(u);
+  runner_->set_controls(controls());
 }
 
 Viewer::~Viewer() {
-  // reverse order of start-up: finish background work, unregister interop before the buffers
-  if (diag_future_.valid()) diag_future_.wait();
-  if (sim_) sim_->backend().set_device_output({});
+  // the simulation thread stops before the GL objects go (runner_ is declared last, but the
+  // interop buffers must not be mapped while it copies: stop it explicitly first)
+  runner_.reset();
   interop_speed_.reset();
   interop_pos_.reset();
-}
-
-std::string Viewer::compare_status() const {
-  if (!comparing()) return {};
-  return "comparing: " + params.kernel + " (" + std::to_string(compare_queue_.size()) + " more)";
 }
 
 double Viewer::fps() const {
@@ -80,376 +95,357 @@ double Viewer::fps() const {
 }
 
 double Viewer::interactions_per_s() const {
-  // as the kernel counted them (a tree kernel does fewer than N²)
-  const double per_step = sim_->backend().last_work().interactions;
-  double ms = sim_ms_.median();
-  return ms > 0 ? per_step / (ms * 1e-3) : 0.0;
+  if (is_paused() && !state_.comparing) return 0;
+  double ms = times_.sim_ms;
+  float med = sim_ms_.median();
+  if (med > 0) ms = med;
+  return ms > 0 ? state_.interactions / (ms * 1e-3) : 0.0;
 }
 
-// scene ------------------------------------------------------------------------------------
+int Viewer::trail_every() const {
+  double dt = params.dt > 0 ? params.dt : state_.params.dt;
+  if (!(trail_span > 0) || !(dt > 0)) return 1;
+  return std::max(1, static_cast<int>(std::lround(trail_span / (kTrailLength * dt))));
+}
 
-void Viewer::start_scene(Scene scene) {
-  // the new simulation first: on error nothing changes
-  SimParams p = params;
-  p.dt = scene.dt;
-  p.softening = scene.softening;
-  p.G = scene.units.G;
-  auto sim = std::make_unique<Simulation>(std::move(scene), p);
-  if (diag_future_.valid()) diag_future_.wait();
-  diag_future_ = {};
-  if (sim_) sim_->backend().set_device_output({});
-  sim_ = std::move(sim);
-  params = p;
-  current_kernel_ = p.kernel;
-  current_precision_ = p.precision;
+SimControls Viewer::controls() const {
+  SimControls c;
+  c.params = params;
+  c.paused = paused;
+  c.speed = speed;
+  c.max_speed = max_speed;
+  c.trails = trails_enabled && trails_possible();
+  c.trail_every = trail_every();
+  c.map_enabled = map.enabled;
+  c.map_follow = map.follow;
+  c.map = map.params;
+  c.health = health;
+  c.debug_step_delay_ms = debug_step_delay_ms;
+  c.device_output_ok = path_ == DataPath::Interop;
+  c.reset_serial = seen_reset_;
+  return c;
+}
 
+// requests -----------------------------------------------------------------------------------
+
+void Viewer::send_requests() {
+  PendingRequest r = pending;
+  pending = {};
+  SimParams base = params;
+  base.kernel = state_.kernel;
+  base.precision = state_.precision;
+  if (r.make_preset) {
+    SimRequest q;
+    q.kind = SimRequest::Kind::Scene;
+    q.what = "scene " + preset_name;
+    q.make = [name = preset_name, sp = preset_params] { return make_scene(name, sp); };
+    q.params = base;
+    runner_->request(std::move(q));
+  }
+  if (r.load_file) {
+    SimRequest q;
+    q.kind = SimRequest::Kind::Scene;
+    q.what = "load " + load_path;
+    q.make = [path = load_path, lo = load_options] { return io::load(path, lo); };
+    q.params = base;
+    runner_->request(std::move(q));
+  }
+  if (r.switch_kernel) {
+    SimRequest q;
+    q.kind = SimRequest::Kind::SwitchKernel;
+    q.params = params;
+    runner_->request(std::move(q));
+  }
+  if (r.reset) runner_->request({SimRequest::Kind::Reset, {}, {}, {}});
+  if (r.single_step) runner_->request({SimRequest::Kind::SingleStep, {}, {}, {}});
+  if (r.compare) runner_->request({SimRequest::Kind::Compare, {}, {}, {}});
+  if (r.fit_map) runner_->request({SimRequest::Kind::FitMap, {}, {}, {}});
+  // unpausing after a health pause tells the simulation to go on
+  if (r.resume || (!paused && state_.health_paused))
+    runner_->request({SimRequest::Kind::Resume, {}, {}, {}});
+  if (r.reset_view) camera_.reset();
+  if (r.fit_view) {
+    std::vector<float> pos = xyzm_;
+    if (pos.size() != 4 * state_.n && particles_->size() == state_.n) {
+      // the device path keeps no host copy: read the vertex buffer back (rare: F key)
+      pos.resize(4 * state_.n);
+      glGetNamedBufferSubData(particles_->position_buffer(), 0,
+                              static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
+    }
+    follow = -1;
+    if (pos.size() == 4 * state_.n)
+      camera_.fit(pos.data(), state_.n, 4,
+                  static_cast<float>(last_w_) / static_cast<float>(std::max(last_h_, 1)));
+  }
+}
+
+// state --------------------------------------------------------------------------------------
+
+void Viewer::adopt_state(const SimUpdate& u) {
+  if (state_.scene_serial != seen_scene_) on_new_scene();
+  if (state_.reset_serial != seen_reset_) on_reset();
+  // the simulation owns the kernel: the panel shows what runs
+  params.kernel = state_.kernel;
+  params.precision = state_.precision;
+  if (state_.error_serial != seen_error_) {
+    seen_error_ = state_.error_serial;
+    error_ = state_.error;
+    if (!error_.empty()) std::fprintf(stderr, "nbody: %s\n", error_.c_str());
+  }
+  if (state_.message_serial != seen_message_) {
+    seen_message_ = state_.message_serial;
+    message_ = state_.message;
+  }
+  // a health pause pauses the panel once; unpausing then resumes
+  if (state_.health_paused && !health_paused_seen_) paused = true;
+  health_paused_seen_ = state_.health_paused;
+  if (u.fresh) {
+    if (state_.host_data) {
+      xyzm_.swap(state_.xyzm);
+      speed_.swap(state_.speed);
+      positions_new_ = true;
+    } else if (state_.device_data) {
+      positions_new_ = true;
+    }
+    if (state_.batch_steps > 0 && state_.version > 0) {
+      times_.steps = state_.batch_steps;
+      times_.sim_ms = state_.step_ms;
+      sim_ms_.push(static_cast<float>(state_.step_ms));
+      all_step_ms_.push_back(static_cast<float>(state_.step_ms));
+      ++batches_;
+      state_.batch_steps = 0;
+    } else {
+      times_.steps = 0;
+    }
+  } else {
+    times_.steps = 0;
+  }
+  for (float d : u.drift)
+    drift_.push(d);
+  if (trails_on_ && u.trail_samples > 0 &&
+      u.trail.size() == static_cast<std::size_t>(u.trail_samples) * state_.n * 3)
+    trails_->push_many(u.trail.data(), u.trail_samples);
+  if (state_.map_version != seen_map_ && state_.map.size > 0) {
+    density_->update(state_.map.image.data(), state_.map.size);
+    seen_map_ = state_.map_version;
+    if (map.follow) {
+      map.params.u_min = state_.map_params.u_min;
+      map.params.u_max = state_.map_params.u_max;
+      map.params.v_min = state_.map_params.v_min;
+      map.params.v_max = state_.map_params.v_max;
+    }
+  }
+  // the speed reached, over windows of about a second
+  double now = now_seconds();
+  if (speed_t0_ == 0 || is_paused()) {
+    speed_t0_ = now;
+    speed_sim0_ = state_.time;
+  } else if (now - speed_t0_ > 1.0) {
+    achieved_speed_ = (state_.time - speed_sim0_) / (now - speed_t0_);
+    speed_t0_ = now;
+    speed_sim0_ = state_.time;
+  }
+}
+
+void Viewer::on_new_scene() {
+  seen_scene_ = state_.scene_serial;
+  const Scene& s = *state_.scene;
   allocate_buffers();
-  const Bodies& b = sim_->bodies();
-  std::vector<float> comp(b.size());
-  for (std::size_t i = 0; i < b.size(); ++i)
-    comp[i] = static_cast<float>(b.component[i]);
-  particles_->upload_components(comp.data(), comp.size());
-  upload_from_host();
+  std::size_t n = state_.n;
+  std::vector<float> comp(n), looks(4 * n, 0.0f);
+  bool named = !s.bodies.name.empty() && n <= 64;
+  std::vector<glm::vec3> trail_colors;
+  for (std::size_t i = 0; i < n; ++i) {
+    comp[i] = static_cast<float>(s.bodies.component[i]);
+    if (named) {
+      glm::vec3 c = render::component_color(static_cast<int>(s.bodies.component[i]));
+      float size = 0;
+      if (i < s.bodies.name.size() && body_color(s.bodies.name[i], c))
+        size = body_size_px(s.bodies.name[i]);
+      if (size == 0) size = 8.0f;
+      looks[4 * i] = c.r;
+      looks[4 * i + 1] = c.g;
+      looks[4 * i + 2] = c.b;
+      looks[4 * i + 3] = size;
+      trail_colors.push_back(c);
+    }
+  }
+  particles_->upload_components(comp.data(), n);
+  particles_->upload_body_looks(looks.data(), n);
+  trails_->set_colors(trail_colors);
 
-  // look: colour scale from the initial speeds, mass range, sizes by N
-  style.speed_max = std::max(percentile(speed_, 0.98f) * 1.1f, 1e-30f);
+  // look: colour scale from the initial speeds, mass range, sizes by N, components shown
+  const Bodies& b = s.bodies;
+  std::vector<float> speeds(n);
+  for (std::size_t i = 0; i < n; ++i)
+    speeds[i] =
+        static_cast<float>(std::sqrt(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i]));
+  style.speed_max = std::max(percentile(speeds, 0.98f) * 1.1f, 1e-30f);
   float mmin = 1e30f, mmax = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
+  int present[kComponentCount] = {};
+  for (std::size_t i = 0; i < n; ++i) {
     auto m = static_cast<float>(b.m[i]);
     if (m > 0) mmin = std::min(mmin, m), mmax = std::max(mmax, m);
+    ++present[static_cast<int>(b.component[i])];
   }
+  int kinds = 0;
+  for (int c = 0; c < kComponentCount; ++c)
+    kinds += present[c] > 0;
   style.log_mass_min = std::log10(std::max(mmin, 1e-30f));
   style.log_mass_max = std::log10(std::max(mmax, 1e-30f));
-  bool small = b.size() <= 64;
+  bool small = n <= 64;
   style.mass_size = small ? 1.0f : 0.0f;
-  style.point_size = small ? 7.0f : (b.size() <= 20000 ? 2.5f : 2.0f);
-  style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / b.size()), 0.15f, 1.0f);
-  style.color = small ? render::ColorMode::Component : render::ColorMode::Speed;
+  style.point_size = small ? 7.0f : (n <= 20000 ? 2.5f : 2.0f);
+  style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / n), 0.1f, 1.0f) * 0.6f;
+  style.color =
+      named ? render::ColorMode::Body
+            : (small || kinds > 1 ? render::ColorMode::Component : render::ColorMode::Speed);
+  // galaxies: the dark halo hidden (it is most of the bodies and no one sees it)
+  for (int c = 0; c < kComponentCount; ++c)
+    style.component_gain[c] = 1.0f;
+  style.component_gain[static_cast<int>(Component::Dark)] = 0.0f;
+  tone = {};
+  tone.gamma = small ? 1.0f : 1.4f;
 
-  trails_enabled = sim_->scene().trails && trails_possible();
-  if (trails_possible()) trails_->reset(b.size(), trail_length, xyzm_.data(), 4);
-  camera_.set_home(glm::vec3(0), static_cast<float>(sim_->scene().camera_distance));
+  trails_enabled = s.trails && trails_possible();
+  trail_span = kTrailLength * s.dt;
+  camera_.set_home(glm::vec3(0), static_cast<float>(s.camera_distance));
+  camera_.reset();
+  follow = -1;
+  labels = named;
+  // speed: the scene's, or one step per frame at 60 frames/s
+  speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
+  params.steps_per_frame = std::max(1, params.steps_per_frame);
+  map.params.plane = map.params.plane;
+  seen_map_ = -1;
+}
 
-  // health and histories start over
-  have_e0_ = false;
-  diag_.reset();
-  ++diag_generation_;
-  drift_.clear();
+void Viewer::on_reset() {
+  seen_reset_ = state_.reset_serial;
+  // the applied parameters are the scene's (a new scene or Reset restores dt, G, ε)
+  params.dt = state_.params.dt;
+  params.softening = state_.params.softening;
+  params.G = state_.params.G;
+  // statistics start over
+  frame_ms_.clear();
   sim_ms_.clear();
+  render_ms_.clear();
   interop_ms_.clear();
-  fit_map_bounds();
-  error_.clear();
+  drift_.clear();
+  all_frame_ms_.clear();
+  all_step_ms_.clear();
+  batches_ = 0;
+  achieved_speed_ = 0;
+  speed_t0_ = 0;
+  trails_on_ = false;  // restarted from the first positions that arrive
 }
 
 void Viewer::allocate_buffers() {
-  // fresh buffers: unregister the old ones first, register the new ones on the GPU path
+  // fresh buffers: unregister the old ones first, register the new ones when CUDA can map them
   interop_pos_.reset();
   interop_speed_.reset();
-  particles_->resize(sim_->size());
-  switch_kernel();
-}
-
-// picks the data path for the current backend, registering the buffers when needed
-void Viewer::switch_kernel() {
-  if (params.kernel != current_kernel_ || params.precision != current_precision_) {
-    try {
-      sim_->set_backend(params);
-      current_kernel_ = params.kernel;
-      current_precision_ = params.precision;
-      // positions the panel will see carry over; new backend's first step rewrites the buffer
-      host_fresh_ = false;
-    } catch (const std::exception& e) {
-      error_ = std::string("kernel switch failed: ") + e.what();
-      params.kernel = current_kernel_;
-      params.precision = current_precision_;
-    }
+  particles_->resize(state_.n);
+  path_ = DataPath::CpuUpload;
+  interop_note_.clear();
+  if (!cuda_available()) return;
+  if (!allow_interop_) {
+    path_ = DataPath::HostCopyFallback;
+    interop_note_ = "interop off: positions copied device -> host -> GL";
+    return;
   }
-  ForceBackend& be = sim_->backend();
-  if (be.supports_device_output() && allow_interop_) {
-    if (!interop_pos_.registered()) {
-      std::string why;
-      bool ok = interop_pos_.register_buffer(particles_->position_buffer(), why) &&
-                interop_speed_.register_buffer(particles_->speed_buffer(), why);
-      if (!ok) {
-        interop_pos_.reset();
-        interop_speed_.reset();
-        interop_note_ = "interop unavailable (" + why + "): copying device -> host -> GL";
-      } else {
-        interop_note_ = "CUDA-GL interop: kernels write the vertex buffers";
-      }
-    }
-    path_ = interop_pos_.registered() ? DataPath::Interop : DataPath::HostCopyFallback;
+  std::string why;
+  bool ok = interop_pos_.register_buffer(particles_->position_buffer(), why) &&
+            interop_speed_.register_buffer(particles_->speed_buffer(), why);
+  if (!ok) {
+    interop_pos_.reset();
+    interop_speed_.reset();
+    path_ = DataPath::HostCopyFallback;
+    interop_note_ = "interop unavailable (" + why + "): positions copied device -> host -> GL";
   } else {
-    path_ = be.info().gpu ? DataPath::HostCopyFallback : DataPath::CpuUpload;
-    if (be.info().gpu && !allow_interop_)
-      interop_note_ = "interop off: copying device -> host -> GL";
-    if (!be.info().gpu && cuda_available()) interop_note_ = "CPU kernel: positions uploaded";
+    path_ = DataPath::Interop;
+    interop_note_ =
+        "CUDA-GL interop: GPU kernels write a device buffer, copied into the vertex buffer on "
+        "the device when a step has finished";
   }
 }
 
-// host copies ------------------------------------------------------------------------------
-
-void Viewer::refresh_host_cache() {
-  const Bodies& b = sim_->bodies();
-  std::size_t n = b.size();
-  xyzm_.resize(4 * n);
-  speed_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    xyzm_[4 * i + 0] = static_cast<float>(b.x[i]);
-    xyzm_[4 * i + 1] = static_cast<float>(b.y[i]);
-    xyzm_[4 * i + 2] = static_cast<float>(b.z[i]);
-    xyzm_[4 * i + 3] = static_cast<float>(b.m[i]);
-    speed_[i] =
-        static_cast<float>(std::sqrt(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i]));
-  }
-  host_fresh_ = true;
-}
-
-void Viewer::upload_from_host() {
-  refresh_host_cache();
-  particles_->upload_positions(xyzm_.data(), sim_->size());
-  particles_->upload_speeds(speed_.data(), sim_->size());
-}
-
-// requests ---------------------------------------------------------------------------------
-
-void Viewer::apply_pending() {
-  PendingRequest r = pending;
-  pending = {};
-  if (r.make_preset) {
-    try {
-      start_scene(make_scene(preset_name, preset_params));
-      camera_.reset();
-      message_ = "scene " + preset_name + ": " + std::to_string(sim_->size()) + " bodies";
-    } catch (const std::exception& e) {
-      error_ = std::string("scene not changed: ") + e.what();
-    }
-  }
-  if (r.load_file) {
-    try {
-      start_scene(io::load(load_path, load_options));
-      camera_.reset();
-      r.fit_view = true;
-      message_ = "loaded " + load_path + ": " + std::to_string(sim_->size()) + " bodies";
-    } catch (const std::exception& e) {
-      error_ = std::string("load failed, old scene kept: ") + e.what();
-    }
-  }
-  if (r.switch_kernel) switch_kernel();
-  if (r.reset) {
-    if (diag_future_.valid()) diag_future_.wait();
-    diag_future_ = {};
-    sim_->reset();
-    upload_from_host();
-    if (trails_possible()) trails_->reset(sim_->size(), trail_length, xyzm_.data(), 4);
-    have_e0_ = false;
-    diag_.reset();
-    ++diag_generation_;
-    drift_.clear();
-    error_.clear();
-    message_ = "reset to t = 0";
-  }
-  if (r.reset_view) camera_.reset();
-  if (r.fit_view) {
-    if (!host_fresh_) refresh_host_cache();
-    camera_.fit(xyzm_.data(), sim_->size(), 4);
-  }
-  if (r.fit_map) fit_map_bounds();
-  if (r.compare && !comparing()) {
-    compare_results_.clear();
-    bool gpu = cuda_available();
-    for (const KernelInfo& k : kernel_table())
-      if (k.gpu == gpu && (gpu || sim_->size() <= 65536 || k.name != "cpu-reference"))
-        compare_queue_.push_back(k.name);
-    compare_restore_ = params.kernel;
-  }
-  if (r.single_step) pending.single_step = true;  // consumed by simulate()
-}
-
-// simulation -------------------------------------------------------------------------------
-
-void Viewer::simulate() {
-  bool single = pending.single_step;
-  pending.single_step = false;
-  bool run = (!paused || comparing()) || single;
-  times_.steps = 0;
+void Viewer::upload_positions() {
   times_.interop_ms = 0;
-  if (!run) {
-    if (!host_fresh_) upload_from_host();
-    return;
-  }
-  SimParams p = params;
-  if (single && paused) p.steps_per_frame = 1;
-
-  try {
-    if (path_ == DataPath::Interop) {
-      // map, let the last kernel write the buffers, unmap before drawing
-      double t0 = now_seconds();
-      {
-        render::InteropMapping mapping({&interop_pos_, &interop_speed_});
-        sim_->backend().set_device_output({mapping.pointer(0), mapping.pointer(1)});
-        sim_->step(p);
-        sim_->backend().set_device_output({});
-      }
-      times_.interop_ms =
-          (now_seconds() - t0) * 1e3 - sim_->backend().last_step_ms() * p.steps_per_frame;
-      times_.interop_ms = std::max(times_.interop_ms, 0.0);
-      host_fresh_ = false;
-    } else {
-      sim_->step(p);
-      double t0 = now_seconds();
-      upload_from_host();
-      times_.interop_ms = (now_seconds() - t0) * 1e3;
+  if (!positions_new_) return;
+  positions_new_ = false;
+  double t0 = now_seconds();
+  if (state_.device_data && path_ == DataPath::Interop) {
+    try {
+      render::InteropMapping mapping({&interop_pos_, &interop_speed_});
+      runner_->copy_device_front(mapping.pointer(0), mapping.pointer(1), state_.n);
+    } catch (const std::exception& e) {
+      error_ = std::string("interop copy failed, copying through the host: ") + e.what();
+      path_ = DataPath::HostCopyFallback;
     }
-  } catch (const std::exception& e) {
-    sim_->backend().set_device_output({});
-    paused = true;
-    error_ = std::string("simulation stopped: ") + e.what();
-    return;
+  } else if (xyzm_.size() == 4 * state_.n && particles_->size() == state_.n) {
+    particles_->upload_positions(xyzm_.data(), state_.n);
+    particles_->upload_speeds(speed_.data(), state_.n);
+    // trails start from the first positions of a scene or reset
+    if (!trails_on_ && trails_possible()) {
+      trails_->reset(state_.n, kTrailLength, xyzm_.data(), 4);
+      trail_every_used_ = trail_every();
+      trails_on_ = true;
+    }
   }
-  times_.steps = p.steps_per_frame;
-  times_.sim_ms = sim_->backend().last_step_ms();
-  sim_ms_.push(static_cast<float>(times_.sim_ms));
+  times_.interop_ms = (now_seconds() - t0) * 1e3;
   interop_ms_.push(static_cast<float>(times_.interop_ms));
-
-  // trails sample the host positions (small scenes only)
-  if (trails_enabled && trails_possible()) {
-    if (!host_fresh_) refresh_host_cache();
-    trails_->push(xyzm_.data(), 4);
-  }
 }
 
-void Viewer::check_health() {
-  // collect a finished energy computation
-  if (diag_future_.valid() &&
-      diag_future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    Diagnostics d = diag_future_.get();
-    if (future_generation_ == diag_generation_) {
-      if (!have_e0_) {
-        e0_ = d.total;
-        have_e0_ = true;
-      }
-      diag_ = d;
-      drift_.push(static_cast<float>(std::abs(relative_energy_drift(e0_, d.total))));
-    }
-  }
-  if (health_every <= 0) return;  // off (headless timing runs)
-  bool due = frames_ % health_every == 0 || !have_e0_;
-  if (!due) return;
-  // NaN/Inf check on the positions: cheap, every k frames
-  const Bodies& b = sim_->bodies();
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (!std::isfinite(b.x[i]) || !std::isfinite(b.y[i]) || !std::isfinite(b.z[i]) ||
-        !std::isfinite(b.vx[i]) || !std::isfinite(b.vy[i]) || !std::isfinite(b.vz[i])) {
-      if (!paused) {
-        paused = true;
-        std::ostringstream os;
-        os << "paused: body " << i << " has a NaN/Inf position or velocity at t = "
-           << units::format_time(sim_->time(), sim_->scene().units)
-           << " (dt too large or softening too small?); press Reset";
-        error_ = os.str();
-      }
-      return;
-    }
-  }
-  // energy in the background on a snapshot
-  if (!diag_future_.valid() && b.size() <= kMaxDiagnosticsN) {
-    future_generation_ = diag_generation_;
-    diag_future_ =
-        std::async(std::launch::async, [snapshot = b, G = params.G, eps = params.softening] {
-          return compute_diagnostics(snapshot, G, eps);
-        });
-  }
+// picking and labels -------------------------------------------------------------------------
+
+bool Viewer::project(std::size_t i, int width, int height, float& px, float& py) const {
+  if (4 * i + 3 >= xyzm_.size()) return false;
+  glm::vec4 c = view_proj_ * glm::vec4(xyzm_[4 * i], xyzm_[4 * i + 1], xyzm_[4 * i + 2], 1.0f);
+  if (c.w <= 0) return false;
+  px = (c.x / c.w * 0.5f + 0.5f) * static_cast<float>(width);
+  py = (1.0f - (c.y / c.w * 0.5f + 0.5f)) * static_cast<float>(height);
+  return std::isfinite(px) && std::isfinite(py);
 }
 
-// activity map -----------------------------------------------------------------------------
-
-void Viewer::fit_map_bounds() {
-  if (!host_fresh_) refresh_host_cache();
-  int a = map.params.plane == MapPlane::YZ ? 1 : 0;
-  int c = map.params.plane == MapPlane::XY ? 1 : 2;
-  std::size_t n = sim_->size();
-  std::vector<float> u, v, r;
-  std::size_t every = std::max<std::size_t>(1, n / 20000);
-  for (std::size_t i = 0; i < n; i += every) {
-    u.push_back(xyzm_[4 * i + a]);
-    v.push_back(xyzm_[4 * i + c]);
+int Viewer::pick(float px, float py, int width, int height, float radius) const {
+  int best = -1;
+  float best_d2 = radius * radius;
+  std::size_t n = xyzm_.size() / 4;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<int>(i) < static_cast<int>(state_.scene->bodies.component.size()) &&
+        style.component_gain[static_cast<int>(state_.scene->bodies.component[i])] <= 0)
+      continue;
+    float x = 0, y = 0;
+    if (!project(i, width, height, x, y)) continue;
+    float d2 = (x - px) * (x - px) + (y - py) * (y - py);
+    if (d2 < best_d2) best_d2 = d2, best = static_cast<int>(i);
   }
-  float cu = percentile(u, 0.5f), cv = percentile(v, 0.5f);
-  for (std::size_t i = 0; i < u.size(); ++i)
-    r.push_back(std::max(std::abs(u[i] - cu), std::abs(v[i] - cv)));
-  float h = std::max(percentile(r, 0.9f) * 1.1f, 1e-6f);
-  map.params.u_min = cu - h;
-  map.params.u_max = cu + h;
-  map.params.v_min = cv - h;
-  map.params.v_max = cv + h;
+  return best;
 }
 
-void Viewer::update_map() {
-  if (!map.enabled || frames_ % std::max(map.every, 1) != 0) return;
-  try {
-    validate(map.params);
-    if (!sim_->backend().activity_map(map.params, activity_))
-      activity_ = compute_activity_map_cpu(sim_->bodies(), map.params);
-    density_->update(activity_.image.data(), activity_.size);
-  } catch (const std::exception& e) {
-    error_ = std::string("activity map: ") + e.what();
-    map.enabled = false;
-  }
-}
-
-// comparison -------------------------------------------------------------------------------
-
-void Viewer::step_compare(double frame_ms) {
-  if (!comparing()) return;
-  if (compare_active_) {
-    // the first frame of each kernel is warm-up
-    if (compare_elapsed_ms_ > 0) {
-      compare_sim_ms_ += times_.sim_ms * times_.steps;
-      compare_steps_ += times_.steps;
-    }
-    compare_elapsed_ms_ += std::max(frame_ms, 1.0);
-    if (compare_elapsed_ms_ >= 1000.0) {
-      const double work = sim_->backend().last_work().interactions;
-      double per_step = compare_steps_ > 0 ? compare_sim_ms_ / compare_steps_ : 0;
-      compare_results_.push_back({params.kernel, per_step > 0 ? work / (per_step * 1e-3) : 0});
-      compare_active_ = false;
-      // the last kernel is done: back to the one the person had chosen
-      if (compare_queue_.empty()) {
-        params.kernel = compare_restore_;
-        switch_kernel();
-        message_ = "comparison done";
-      }
-    }
-    return;
-  }
-  params.kernel = compare_queue_.front();
-  compare_queue_.pop_front();
-  switch_kernel();
-  compare_active_ = true;
-  compare_elapsed_ms_ = 0;
-  compare_sim_ms_ = 0;
-  compare_steps_ = 0;
-}
-
-// frame ------------------------------------------------------------------------------------
+// frame --------------------------------------------------------------------------------------
 
 void Viewer::draw(int width, int height) {
-  glViewport(0, 0, width, height);
-  glClearColor(0.015f, 0.015f, 0.03f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  GLint target = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
   float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   // shift the projection centre right of the panel
   glm::mat4 shift =
       glm::translate(glm::mat4(1.0f), glm::vec3(view_offset_px / static_cast<float>(width), 0, 0));
   glm::mat4 view = camera_.view(), proj = shift * camera_.projection(aspect);
+  view_proj_ = proj * view;
+  last_w_ = width;
+  last_h_ = height;
+
+  hdr_->begin(width, height, glm::vec3(0.006f, 0.006f, 0.014f));
   if (map.enabled && map.overlay && density_->size() > 0) {
-    glm::vec4 bounds(map.params.u_min, map.params.u_max, map.params.v_min, map.params.v_max);
-    density_->draw_overlay(proj * view, static_cast<int>(map.params.plane), bounds,
-                           map.overlay_alpha);
+    const auto& mp = state_.map_params;
+    glm::vec4 bounds(mp.u_min, mp.u_max, mp.v_min, mp.v_max);
+    density_->draw_overlay(view_proj_, static_cast<int>(mp.plane), bounds, map.overlay_alpha);
   }
-  if (trails_enabled && trails_possible()) trails_->draw(proj * view, 1.0f);
+  if (trails_enabled && trails_on_) trails_->draw(view_proj_, 1.0f);
   particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style);
+  hdr_->resolve(static_cast<GLuint>(target), tone);
 }
 
 void Viewer::frame(int width, int height) {
@@ -457,20 +453,36 @@ void Viewer::frame(int width, int height) {
   if (last_frame_time_ > 0) {
     times_.frame_ms = (t - last_frame_time_) * 1e3;
     frame_ms_.push(static_cast<float>(times_.frame_ms));
+    all_frame_ms_.push_back(static_cast<float>(times_.frame_ms));
   }
   last_frame_time_ = t;
 
-  apply_pending();
-  step_compare(times_.frame_ms);
-  check_health();
-  simulate();
-  update_map();
+  send_requests();
+  // a changed trail sampling starts the trails over (old samples had another spacing)
+  if (trails_on_ && trail_every() != trail_every_used_) trails_on_ = false;
+  runner_->set_controls(controls());
+  if (!runner_->threaded()) runner_->run_frame();
+  SimUpdate u = runner_->take(state_);
+  adopt_state(u);
+  if (trails_enabled && !trails_on_ && !xyzm_.empty()) positions_new_ = true;
+  upload_positions();
+  // follow a body: the camera's target moves with it
+  if (follow >= 0 && 4 * static_cast<std::size_t>(follow) + 2 < xyzm_.size()) {
+    std::size_t i = static_cast<std::size_t>(follow);
+    camera_.set_target(glm::vec3(xyzm_[4 * i], xyzm_[4 * i + 1], xyzm_[4 * i + 2]));
+  } else if (follow >= 0) {
+    follow = -1;
+  }
 
-  timer_->begin();
+  if (timer_valid_) timer_->begin();
   draw(width, height);
-  timer_->end();
-  times_.render_ms = timer_->last_ms();
-  if (times_.render_ms >= 0) render_ms_.push(static_cast<float>(times_.render_ms));
+  if (timer_valid_) {
+    timer_->end();
+    times_.render_ms = timer_->last_ms();
+    if (times_.render_ms >= 0) render_ms_.push(static_cast<float>(times_.render_ms));
+  } else {
+    times_.render_ms = -1;
+  }
   ++frames_;
 }
 

@@ -1,27 +1,26 @@
 #pragma once
-// The visualizer without its window: the running simulation, the renderer and the per-frame
-// logic shared by the GLFW window and the headless (EGL) renderer. The panel edits the public
-// settings and raises flags in `pending`; frame() applies them at one point, then simulates
-// (writing positions into the GL buffers through CUDA interop on the GPU path, uploading them
-// on the CPU path) and draws into the bound framebuffer. Needs a current GL 4.5 context.
+// The visualizer without its window: the UI side of the running simulation. The simulation runs
+// in a SimRunner (its own thread in the window; inline, one batch per frame, in the headless
+// renderer). The panel edits the public settings and raises flags in `pending`; frame() turns
+// them into requests, takes the latest finished state, puts its positions into the GL buffers
+// (upload on the host path, device copy into the mapped buffers on the GPU path) and draws
+// into an HDR target that is tone-mapped into the bound framebuffer. Needs a current GL 4.5
+// context; every GL call stays on this thread.
 
-#include <deque>
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/sim_runner.hpp"
 #include "render/camera.hpp"
+#include "render/hdr.hpp"
 #include "render/interop.hpp"
 #include "render/map_overlay.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/timer.hpp"
 #include "render/trails.hpp"
-#include "sim/activity_map.hpp"
-#include "sim/diagnostics.hpp"
 #include "sim/io/io.hpp"
-#include "sim/simulation.hpp"
 
 namespace nbody::app {
 
@@ -42,66 +41,77 @@ class History {
   std::vector<float> values_;
 };
 
-/// Structural changes asked for by widgets and keys; applied at one point in frame().
+/// Structural changes asked for by widgets and keys; turned into requests at one point in
+/// frame().
 struct PendingRequest {
-  bool make_preset = false;  ///< rebuild the scene from preset_name / preset_params
-  bool load_file = false;    ///< load load_path with load_options
-  bool switch_kernel = false;
+  bool make_preset = false;    ///< rebuild the scene from preset_name / preset_params
+  bool load_file = false;      ///< load load_path with load_options
+  bool switch_kernel = false;  ///< switch to params.kernel / params.precision / tunables
   bool reset = false;
   bool single_step = false;
   bool fit_view = false;
   bool reset_view = false;
   bool fit_map = false;
   bool compare = false;  ///< start the kernel comparison
+  bool resume = false;   ///< unpause after a health pause
 };
 
 /// Activity-density map settings (the panel edits them).
 struct MapSettings {
   bool enabled = true;
   bool overlay = false;
+  bool follow = true;  ///< bounds follow the bodies
   float overlay_alpha = 0.5f;
-  int every = 2;  ///< update every k frames
   ActivityMapParams params;
 };
 
-/// Where the positions come from each frame.
+/// Where the positions come from.
 enum class DataPath { CpuUpload, Interop, HostCopyFallback };
+const char* data_path_name(DataPath p);
 
 /// Per-frame numbers.
 struct FrameTimes {
-  double frame_ms = 0;    ///< wall time between frames
-  double sim_ms = 0;      ///< per step (CUDA events / wall)
-  double interop_ms = 0;  ///< map + unmap (interop) or download + upload (other paths)
-  double render_ms = 0;   ///< GL timer query
-  int steps = 0;          ///< steps done this frame
+  double frame_ms = 0;    ///< wall time between drawn frames
+  double sim_ms = 0;      ///< per step of the newest batch (CUDA events / wall)
+  double interop_ms = 0;  ///< device copy into the mapped buffers, or upload
+  double render_ms = -1;  ///< GL timer query (negative: none valid)
+  int steps = 0;          ///< steps of the newest batch (0 when no new state)
 };
 
-/// One bar of the kernel comparison.
-struct CompareResult {
-  std::string kernel;
-  double interactions_per_s = 0;
+/// The start-up measurement that chose N and the kernel (shown in the panel).
+struct StartupChoice {
+  bool measured = false;
+  std::string summary;  ///< "N = 4,096 on cpu-symmetric: 12 ms/step measured at start-up"
+  std::string details;  ///< every candidate measured
 };
 
 class Viewer {
  public:
-  /// Starts on `scene` with `params`; `allow_interop` false forces host uploads.
-  Viewer(Scene scene, const SimParams& params, bool allow_interop = true);
+  /// Starts on `scene` with `params`; `allow_interop` false forces host uploads; `threaded`
+  /// runs the simulation on its own thread.
+  Viewer(Scene scene, const SimParams& params, bool allow_interop = true, bool threaded = false);
   ~Viewer();
   Viewer(const Viewer&) = delete;
   Viewer& operator=(const Viewer&) = delete;
 
-  /// Applies pending requests, advances the simulation (unless paused) and draws into the bound
-  /// framebuffer of size width×height.
+  /// Sends requests and controls, takes the newest state (threaded) or runs one batch
+  /// (inline), and draws into the framebuffer bound now, of size width×height.
   void frame(int width, int height);
 
   // settings the panel edits
-  SimParams params;
+  SimParams params;  ///< dt, ε, G and tunables (live); kernel/precision via pending.switch_kernel
   render::ParticleStyle style;
+  render::ToneMapping tone;
   MapSettings map;
   bool paused = false;
+  double speed = 0;  ///< simulated time per real second (threaded)
+  bool max_speed = false;
   bool trails_enabled = false;
-  int trail_length = 400;
-  int health_every = 30;     ///< frames between health checks
+  double trail_span = 0;  ///< simulated time a trail covers
+  bool labels = true;
+  int follow = -1;  ///< body the camera follows (-1: none)
+  bool health = true;
+  double debug_step_delay_ms = 0;
   float view_offset_px = 0;  ///< the 3D view's centre moves right by this many pixels (panel)
   PendingRequest pending;
   // scene requests
@@ -109,91 +119,112 @@ class Viewer {
   SceneParams preset_params;
   std::string load_path;
   io::LoadOptions load_options;
+  StartupChoice startup;
 
-  // state for the panel
-  Simulation& sim() { return *sim_; }
-  const Scene& scene() const { return sim_->scene(); }
+  // state for the panel (the newest finished state)
+  const SimState& state() const { return state_; }
+  const Scene& scene() const { return *state_.scene; }
+  std::size_t size() const { return state_.n; }
   render::OrbitCamera& camera() { return camera_; }
   DataPath data_path() const { return path_; }
   const std::string& interop_note() const { return interop_note_; }
   const std::string& message() const { return message_; }
   const std::string& error() const { return error_; }
   void set_message(std::string m) { message_ = std::move(m); }
+  void clear_error() { error_.clear(); }
+  bool is_paused() const { return paused || state_.health_paused; }
+  bool threaded() const { return runner_->threaded(); }
+  double batch_running_s() const { return runner_->batch_running_s(); }
+  int batch_running_steps() const { return runner_->batch_running_steps(); }
   const FrameTimes& times() const { return times_; }
   const History& frame_history() const { return frame_ms_; }
   const History& sim_history() const { return sim_ms_; }
   const History& render_history() const { return render_ms_; }
   const History& interop_history() const { return interop_ms_; }
   const History& drift_history() const { return drift_; }
-  const std::optional<Diagnostics>& last_diagnostics() const { return diag_; }
-  double initial_energy() const { return e0_; }
-  const ActivityMap& activity() const { return activity_; }
+  const ActivityMap& activity() const { return state_.map; }
+  const ActivityMapParams& activity_params() const { return state_.map_params; }
   const render::DensityTexture& density() const { return *density_; }
-  bool trails_possible() const { return sim_->size() <= kMaxTrailBodies; }
-  const std::vector<CompareResult>& compare_results() const { return compare_results_; }
-  bool comparing() const { return !compare_queue_.empty() || compare_active_; }
-  std::string compare_status() const;
+  bool trails_possible() const { return state_.n <= kMaxTrailBodies; }
+  const std::vector<CompareResult>& compare_results() const { return state_.compare_results; }
+  bool comparing() const { return state_.comparing || pending.compare; }
+  const std::string& compare_status() const { return state_.compare_status; }
+  /// Frames drawn per second (median of the recent frame intervals); 0 before two frames.
   double fps() const;
-  /// Interactions per second of the current kernel (its counted work / sim time per step).
+  /// Interactions per second of the current kernel from its own step time; 0 when paused.
   double interactions_per_s() const;
+  /// Simulated time per real second actually reached over the last seconds.
+  double achieved_speed() const { return achieved_speed_; }
   long long frames() const { return frames_; }
+  /// Whether GL timer queries measure the GPU's work here (not under a software rasterizer).
+  bool render_timing_valid() const { return timer_valid_; }
+  /// Statistics since the last new scene or reset (for --stats): every frame interval and
+  /// every batch's per-step time.
+  const std::vector<float>& all_frame_ms() const { return all_frame_ms_; }
+  const std::vector<float>& all_step_ms() const { return all_step_ms_; }
+  long long batches() const { return batches_; }
+
+  /// The current bodies in double precision; inline runs only (throws nbody::Error when the
+  /// simulation has its own thread).
+  Bodies bodies_inline() { return runner_->bodies_inline(); }
+  /// Host positions of the bodies (x, y, z, mass), when this path keeps them (small scenes).
+  const std::vector<float>& host_positions() const { return xyzm_; }
+  /// Screen position in pixels (origin top-left) of body i in a width×height view; false when
+  /// behind the camera or unknown.
+  bool project(std::size_t i, int width, int height, float& px, float& py) const;
+  /// The body drawn nearest to (px, py) within `radius` pixels; -1 when none.
+  int pick(float px, float py, int width, int height, float radius) const;
+  /// The projection of the last frame (for labels and the scale bar).
+  const glm::mat4& last_view_proj() const { return view_proj_; }
+  int last_width() const { return last_w_; }
+  int last_height() const { return last_h_; }
 
   static constexpr std::size_t kMaxTrailBodies = 2048;
+  static constexpr int kTrailLength = 1000;
 
  private:
-  void apply_pending();
-  void start_scene(Scene scene);
-  void switch_kernel();
+  void send_requests();
+  void adopt_state(const SimUpdate& u);
+  void on_new_scene();
+  void on_reset();
   void allocate_buffers();
-  void upload_from_host();
-  void refresh_host_cache();
-  void simulate();
-  void check_health();
-  void update_map();
-  void fit_map_bounds();
-  void step_compare(double frame_ms);
+  void upload_positions();
   void draw(int width, int height);
+  SimControls controls() const;
+  int trail_every() const;
 
-  std::unique_ptr<Simulation> sim_;
   std::unique_ptr<render::ParticleRenderer> particles_;
   std::unique_ptr<render::Trails> trails_;
   std::unique_ptr<render::DensityTexture> density_;
   std::unique_ptr<render::GpuTimer> timer_;
+  std::unique_ptr<render::HdrTarget> hdr_;
   render::InteropBuffer interop_pos_, interop_speed_;
   render::OrbitCamera camera_;
   bool allow_interop_;
+  bool timer_valid_ = true;
   DataPath path_ = DataPath::CpuUpload;
   std::string interop_note_, message_, error_;
-  std::string current_kernel_;
-  Precision current_precision_ = Precision::Float;
 
-  // host copies for uploads, fits and trails
-  std::vector<float> xyzm_, speed_;
-  bool host_fresh_ = false;
+  SimState state_;
+  long long seen_scene_ = 0, seen_reset_ = 0, seen_error_ = 0, seen_message_ = 0;
+  long long seen_map_ = -1;
+  std::vector<float> xyzm_, speed_;  // host copy (host path)
+  bool positions_new_ = false;
+  bool health_paused_seen_ = false;
+  bool trails_on_ = false;
+  int trail_every_used_ = 1;
 
-  // timings and health
   FrameTimes times_;
   History frame_ms_, sim_ms_, render_ms_, interop_ms_, drift_{600};
+  std::vector<float> all_frame_ms_, all_step_ms_;
+  long long batches_ = 0;
   double last_frame_time_ = -1;
   long long frames_ = 0;
-  double e0_ = 0;
-  bool have_e0_ = false;
-  std::optional<Diagnostics> diag_;
-  std::future<Diagnostics> diag_future_;
-  long long diag_generation_ = 0, future_generation_ = 0;
+  double achieved_speed_ = 0, speed_t0_ = 0, speed_sim0_ = 0;
+  glm::mat4 view_proj_{1.0f};
+  int last_w_ = 1, last_h_ = 1;
 
-  ActivityMap activity_;
-
-  // kernel comparison
-  std::deque<std::string> compare_queue_;
-  bool compare_active_ = false;
-  std::string compare_restore_;
-  double compare_elapsed_ms_ = 0, compare_sim_ms_ = 0;
-  long long compare_steps_ = 0;
-  std::vector<CompareResult> compare_results_;
+  std::unique_ptr<SimRunner> runner_;  // last: joined first
 };
-
-/// Seconds on a monotonic clock.
-double now_seconds();
 
 }  // namespace nbody::app

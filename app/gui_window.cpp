@@ -7,6 +7,7 @@
 #include <ctime>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -18,12 +19,16 @@
 #include <imgui.h>
 
 #include "app/commands.hpp"
+#include "app/gui_logic.hpp"
 #include "app/gui_options.hpp"
 #include "app/gui_panel.hpp"
 #include "app/gui_viewer.hpp"
+#include "app/startup.hpp"
 #include "render/capture.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace nbody::app {
 namespace {
@@ -45,11 +50,24 @@ void on_scroll(GLFWwindow* w, double, double dy) {
   input_of(w)->scroll += dy;
 }
 
-std::string timestamped_name() {
+// "nbody_20260101_120000" + suffix
+std::string timestamped_name(const char* suffix) {
   std::time_t t = std::time(nullptr);
   char buf[64];
-  std::strftime(buf, sizeof buf, "nbody_%Y%m%d_%H%M%S.png", std::localtime(&t));
-  return buf;
+  std::strftime(buf, sizeof buf, "nbody_%Y%m%d_%H%M%S", std::localtime(&t));
+  return buf + std::string(suffix);
+}
+
+std::string in_dir(const char* dir, const std::string& name) {
+  std::filesystem::path d = dir[0] ? std::filesystem::path(dir) : std::filesystem::path(".");
+  std::filesystem::create_directories(d);
+  return std::filesystem::absolute(d / name).lexically_normal().string();
+}
+
+double median_of(std::vector<float> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
 }
 
 bool have_ffmpeg() {
@@ -85,10 +103,15 @@ struct FfmpegPipe {
   FILE* pipe = nullptr;
   int width = 0, height = 0;
   ~FfmpegPipe() { close(); }
-  bool open(const std::string& path, int w, int h) {
+  std::string path;
+  bool open(const std::string& out, int w, int h, int fps) {
+    // even sizes for yuv420p
     std::string cmd = "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
-                      std::to_string(w) + "x" + std::to_string(h) +
-                      " -r 30 -i - -c:v libx264 -pix_fmt yuv420p '" + path + "'";
+                      std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
+                      " -i - -vf 'crop=trunc(iw/2)*2:trunc(ih/2)*2' -c:v libx264 -pix_fmt yuv420p "
+                      "-r " +
+                      std::to_string(fps) + " '" + out + "'";
+    path = out;
     pipe = popen(cmd.c_str(), "w");
     width = w;
     height = h;
@@ -110,10 +133,45 @@ constexpr int kNoDisplay = 4;
 
 }  // namespace
 
-int run_gui(const LaunchOptions& launch_options) {
+int run_gui(const LaunchOptions& launch_options_in) {
   const GuiOptions& opt = gui_options();
+  LaunchOptions launch_options = launch_options_in;
+  // defaults that fit the machine: a short measurement picks N and the kernel of a generated
+  // scene when the command line names neither
+  StartupChoice startup;
+  bool generated = launch_options.load.empty();
+  const SceneInfo* scene_row = nullptr;
+  for (const SceneInfo& s : scene_table())
+    if (s.name == launch_options.scene) scene_row = &s;
+  if (generated && scene_row && scene_row->has_n && launch_options.n == 0) {
+    std::vector<std::string> kernels;
+    if (!launch_options.kernel.empty()) {
+      kernels.push_back(launch_options.kernel);
+    } else {
+      for (const KernelInfo& k : kernel_table())
+        if (k.gpu == cuda_available() && k.name != "cpu-reference" && k.name != "naive")
+          kernels.push_back(k.name);
+    }
+    bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
+    std::printf("nbody: measuring %zu kernel(s) at start-up...\n", kernels.size());
+    std::fflush(stdout);
+    StartupMeasurement m = measure_startup(launch_options.scene, kernels, gpu ? 16384 : 1024,
+                                           gpu ? (1u << 20) : 65536, opt.target_step_ms);
+    launch_options.n = m.n;
+    launch_options.kernel = m.kernel;
+    startup.measured = true;
+    startup.summary = m.summary;
+    for (const std::string& l : m.lines)
+      startup.details += l + "\n";
+    std::printf("nbody: %s\n", m.summary.c_str());
+  }
   // the scene first: bad options fail before a window opens
   Launch launch = make_launch(launch_options);
+  // planetary scenes (few bodies): double precision when the kernel has it
+  if (launch.scene.bodies.size() <= 64 && launch_options_in.precision == "float") {
+    const KernelInfo& k = find_kernel(launch.params.kernel);
+    if (k.supports_double) launch.params.precision = Precision::Double;
+  }
 
   glfwSetErrorCallback(on_glfw_error);
   GlfwLibrary glfw;
@@ -156,32 +214,67 @@ int run_gui(const LaunchOptions& launch_options) {
   ImGuiSession imgui;
   ImGui::GetIO().IniFilename = nullptr;
   ImGui::StyleColorsDark();
+  const ImGuiStyle base_style = ImGui::GetStyle();
   imgui.glfw = ImGui_ImplGlfw_InitForOpenGL(window.w, true);
   imgui.gl = ImGui_ImplOpenGL3_Init("#version 450");
 
-  Viewer viewer(launch.scene, launch.params, !opt.no_interop);
-  viewer.params = launch.params;
-  viewer.pending.switch_kernel = true;
+  // the simulation gets its own thread; the viewer and every GL call stay here
+  Viewer viewer(launch.scene, launch.params, !opt.no_interop, true);
+  viewer.params.dt = launch.params.dt;
+  viewer.params.softening = launch.params.softening;
+  viewer.params.G = launch.params.G;
+  if (launch_options.steps_per_frame > 1)
+    viewer.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
+  viewer.debug_step_delay_ms = opt.debug_step_delay_ms;
+  viewer.startup = startup;
   PanelState panel;
   panel.open = opt.panel_open;
   panel.ffmpeg_available = have_ffmpeg();
+  std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());
+  panel.scene_index = -1;
   for (std::size_t i = 0; i < scene_table().size(); ++i)
-    if (scene_table()[i].name == launch.scene.name) panel.scene_index = static_cast<int>(i);
+    if (scene_table()[i].name == launch.scene.name && launch_options.load.empty())
+      panel.scene_index = static_cast<int>(i);
+  panel.file_label = "file: " + std::filesystem::path(launch_options.load).filename().string();
+  viewer.preset_name = launch_options.scene;
   viewer.preset_params.n = launch_options.n ? launch_options.n : launch.scene.bodies.size();
   viewer.preset_params.seed = launch_options.seed;
   viewer.load_options = load_options(launch_options);
   std::snprintf(panel.load_path, sizeof panel.load_path, "%s", launch_options.load.c_str());
 
   int record_index = 0;
+  std::string png_dir;
+  bool was_recording_png = false;
   FfmpegPipe ffmpeg;
   double last_x = 0, last_y = 0;
   glfwGetCursorPos(window.w, &last_x, &last_y);
+  double press_x = 0, press_y = 0;
+  bool pressed = false, dragged = false;
   long long frame = 0;
   int exit_code = 0;
+  float applied_scale = 0;
+  long long seen_scene = viewer.state().scene_serial;
+  const double start_time = now_seconds();
 
   while (!glfwWindowShouldClose(window.w) && !panel.quit) {
     glfwPollEvents();
     ImGuiIO& io = ImGui::GetIO();
+
+    // UI scale from the monitor's content scale and the window height
+    int ww = 0, wh = 0, fbw = 0, fbh = 0;
+    glfwGetWindowSize(window.w, &ww, &wh);
+    glfwGetFramebufferSize(window.w, &fbw, &fbh);
+    float csx = 1, csy = 1;
+    glfwGetWindowContentScale(window.w, &csx, &csy);
+    float scale = std::clamp(std::max(csy, 1.0f) * std::clamp(wh / 820.0f, 1.0f, 2.0f), 1.0f, 3.0f);
+    scale = std::round(scale * 8.0f) / 8.0f;
+    if (scale != applied_scale) {
+      ImGui::GetStyle() = base_style;
+      ImGui::GetStyle().ScaleAllSizes(scale);
+      io.FontGlobalScale = scale;
+      applied_scale = scale;
+    }
+    panel.scale = scale;
 
     // keys raise flags (ignored while a text field has focus)
     while (!input.keys.empty()) {
@@ -195,104 +288,192 @@ int run_gui(const LaunchOptions& launch_options) {
       if (key == GLFW_KEY_R) viewer.pending.reset_view = true;
       if (key == GLFW_KEY_F) viewer.pending.fit_view = true;
       if (key == GLFW_KEY_H) panel.visible = !panel.visible;
+      if (key == GLFW_KEY_L) viewer.labels = !viewer.labels;
     }
-    // mouse: left drag rotates, right/middle or Shift+left pans, wheel zooms
+    // mouse: left drag rotates, right/middle or Shift+left pans, wheel zooms, a click follows
     double x = 0, y = 0;
     glfwGetCursorPos(window.w, &x, &y);
     auto dx = static_cast<float>(x - last_x), dy = static_cast<float>(y - last_y);
     last_x = x;
     last_y = y;
-    int fbw = 0, fbh = 0, ww = 0, wh = 0;
-    glfwGetFramebufferSize(window.w, &fbw, &fbh);
-    glfwGetWindowSize(window.w, &ww, &wh);
+    bool left = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     if (!io.WantCaptureMouse) {
       bool shift = glfwGetKey(window.w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
                    glfwGetKey(window.w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-      bool left = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
       bool right = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
                    glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-      if ((left && shift) || right)
+      if ((left && shift) || right) {
         viewer.camera().pan(dx, dy, static_cast<float>(std::max(wh, 1)));
-      else if (left)
+        viewer.follow = -1;
+      } else if (left && dragged) {
         viewer.camera().rotate(dx, dy);
+      }
       if (input.scroll != 0) viewer.camera().zoom(static_cast<float>(input.scroll));
+      if (left && !pressed) {
+        pressed = true;
+        dragged = false;
+        press_x = x;
+        press_y = y;
+      }
+      if (left && std::hypot(x - press_x, y - press_y) > 4) dragged = true;
+      if (!left && pressed && !dragged) {
+        int hit = viewer.pick(static_cast<float>(x), static_cast<float>(y), ww, wh, 14.0f * scale);
+        if (hit >= 0) viewer.follow = hit;
+      }
     }
+    if (!left) pressed = false;
     input.scroll = 0;
     if (fbw <= 0 || fbh <= 0) {  // minimised
       glfwWaitEventsTimeout(0.1);
       continue;
     }
 
-    // simulate and draw the bodies
+    // a loaded file clears the preset shown in the Scene box
+    if (viewer.state().scene_serial != seen_scene) {
+      seen_scene = viewer.state().scene_serial;
+      bool preset = false;
+      for (std::size_t i = 0; i < scene_table().size(); ++i)
+        if (scene_table()[i].name == viewer.scene().name) {
+          panel.scene_index = static_cast<int>(i);
+          preset = true;
+        }
+      if (!preset) {
+        panel.scene_index = -1;
+        panel.file_label = "file: " + std::filesystem::path(viewer.load_path).filename().string();
+      }
+    }
+
+    // draw the bodies; recorded frames are centred (the projection is not shifted for the panel)
+    bool recording = panel.record_png || panel.record_ffmpeg;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    viewer.view_offset_px =
-        panel.visible ? kPanelWidth * static_cast<float>(fbw) / std::max(ww, 1) : 0;
+    viewer.view_offset_px = panel.visible && !recording
+                                ? panel_width(static_cast<float>(ww), scale) *
+                                      static_cast<float>(fbw) / static_cast<float>(std::max(ww, 1))
+                                : 0;
     viewer.frame(fbw, fbh);
 
     // recording captures the 3D view without the panel
-    if (panel.record_png || panel.record_ffmpeg) {
+    if (recording) {
       try {
         render::Image img = render::read_framebuffer(fbw, fbh);
         if (panel.record_png) {
-          std::filesystem::create_directories(panel.record_dir);
+          if (!was_recording_png) {
+            png_dir = in_dir(panel.capture_dir, timestamped_name("_frames"));
+            record_index = 0;
+          }
+          std::filesystem::create_directories(png_dir);
           char name[32];
           std::snprintf(name, sizeof name, "frame_%06d.png", record_index++);
-          render::write_png((std::filesystem::path(panel.record_dir) / name).string(), img);
+          render::write_png((std::filesystem::path(png_dir) / name).string(), img);
           panel.record_status =
-              "recording PNG frames: " + std::to_string(record_index) + " in " + panel.record_dir;
+              "recording PNG frames: " + std::to_string(record_index) + " in " + png_dir;
         }
         if (panel.record_ffmpeg) {
           if (!ffmpeg.pipe || ffmpeg.width != fbw || ffmpeg.height != fbh) {
             ffmpeg.close();
-            std::string mp4 = timestamped_name();
-            mp4.replace(mp4.size() - 4, 4, ".mp4");
-            if (!ffmpeg.open(mp4, fbw, fbh)) throw Error("could not start ffmpeg");
-            panel.record_status = "recording " + mp4;
+            std::string mp4 = in_dir(panel.capture_dir, timestamped_name(".mp4"));
+            if (!ffmpeg.open(mp4, fbw, fbh, panel.mp4_fps)) throw Error("could not start ffmpeg");
+            panel.record_status =
+                "recording " + mp4 + " at " + std::to_string(panel.mp4_fps) + " frames/s";
           }
           std::fwrite(img.rgba.data(), 1, img.rgba.size(), ffmpeg.pipe);
-        } else {
-          ffmpeg.close();
         }
       } catch (const std::exception& e) {
         panel.record_png = panel.record_ffmpeg = false;
         panel.record_status = std::string("recording stopped: ") + e.what();
+        std::fprintf(stderr, "nbody: %s\n", panel.record_status.c_str());
       }
-    } else if (ffmpeg.pipe) {
-      ffmpeg.close();
-      panel.record_status = "movie written";
     }
+    if (!panel.record_ffmpeg && ffmpeg.pipe) {
+      std::string path = ffmpeg.path;
+      ffmpeg.close();
+      panel.record_status = "movie written: " + path;
+      std::printf("nbody: %s\n", panel.record_status.c_str());
+    }
+    if (was_recording_png && !panel.record_png) {
+      panel.record_status =
+          "PNG recording stopped: " + std::to_string(record_index) + " frames in " + png_dir;
+      std::printf("nbody: %s\n", panel.record_status.c_str());
+    }
+    was_recording_png = panel.record_png;
 
-    // the panel on top
+    // the panel and the overlays on top
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+    draw_overlays(viewer, panel, ww, wh);
     draw_panel(viewer, panel, ww, wh);
+    if (!panel.visible) {
+      ImGui::SetNextWindowPos(ImVec2(6, 6));
+      ImGui::SetNextWindowBgAlpha(0.5f);
+      ImGui::Begin("##show", nullptr,
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                       ImGuiWindowFlags_NoMove);
+      if (ImGui::SmallButton("panel (H)")) panel.visible = true;
+      ImGui::End();
+    }
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     // screenshots include the panel (F12, --screenshot after the smoke frames)
     ++frame;
     bool smoke_done = opt.smoke_frames > 0 && frame >= opt.smoke_frames;
-    bool smoke_shot = smoke_done && !opt.screenshot.empty();
+    bool time_up = opt.exit_after > 0 && now_seconds() - start_time >= opt.exit_after;
+    bool smoke_shot = (smoke_done || time_up) && !opt.screenshot.empty();
     if (panel.screenshot || smoke_shot) {
-      std::string path = smoke_shot ? opt.screenshot : timestamped_name();
       try {
+        std::string path =
+            smoke_shot ? opt.screenshot : in_dir(panel.capture_dir, timestamped_name(".png"));
         render::write_png(path, render::read_framebuffer(fbw, fbh));
         viewer.set_message("screenshot saved: " + path);
         std::printf("nbody: screenshot %s\n", path.c_str());
       } catch (const std::exception& e) {
         viewer.set_message(std::string("screenshot failed: ") + e.what());
-        if (smoke_done) exit_code = 1;
+        std::fprintf(stderr, "nbody: screenshot failed: %s\n", e.what());
+        if (smoke_done || time_up) exit_code = 1;
       }
       panel.screenshot = false;
     }
     glfwSwapBuffers(window.w);
-    if (smoke_done) {
-      if (!viewer.error().empty()) std::fprintf(stderr, "nbody: %s\n", viewer.error().c_str());
-      std::printf("nbody: smoke test: %lld frames, %.1f fps, kernel %s, N = %zu\n", frame,
-                  viewer.fps(), viewer.params.kernel.c_str(), viewer.sim().size());
-      break;
-    }
+    if (smoke_done || time_up) break;
+  }
+
+  // statistics at exit
+  const SimState& st = viewer.state();
+  if (!viewer.error().empty()) std::fprintf(stderr, "nbody: %s\n", viewer.error().c_str());
+  double fps_median = 0;
+  double ms = median_of(viewer.all_frame_ms());
+  if (ms > 0) fps_median = 1000.0 / ms;
+  std::printf("nbody: %lld frames, %.1f frames/s (median), %lld steps, kernel %s, N = %zu\n", frame,
+              fps_median, st.steps, st.kernel.c_str(), st.n);
+  if (!opt.stats.empty()) {
+    nlohmann::json j;
+    j["ui_frames"] = frame;
+    j["ui_frames_since_reset"] = viewer.all_frame_ms().size() + 1;
+    j["ui_fps_median"] = fps_median;
+    float worst = 0;
+    for (float f : viewer.all_frame_ms())
+      worst = std::max(worst, f);
+    j["ui_frame_ms_max"] = worst;
+    j["seconds"] = now_seconds() - start_time;
+    j["sim_steps"] = st.steps;
+    j["sim_batches"] = viewer.batches();
+    j["sim_step_ms_median"] = median_of(viewer.all_step_ms());
+    j["sim_time"] = st.time;
+    j["sim_time_unit"] = viewer.scene().units.time;
+    j["kernel"] = st.kernel;
+    j["precision"] = precision_name(st.precision);
+    j["n"] = st.n;
+    j["scene"] = viewer.scene().name;
+    j["interactions_per_step"] = st.interactions;
+    j["data_path"] = data_path_name(viewer.data_path());
+    j["paused"] = viewer.is_paused();
+    j["health_paused"] = st.health_paused;
+    j["debug_step_delay_ms"] = opt.debug_step_delay_ms;
+    j["startup"] = viewer.startup.summary;
+    j["error"] = viewer.error();
+    std::ofstream(opt.stats) << j.dump(2) << "\n";
+    std::printf("nbody: stats written to %s\n", opt.stats.c_str());
   }
   return exit_code;
 }

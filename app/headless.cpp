@@ -25,17 +25,6 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-const char* path_name(DataPath p) {
-  switch (p) {
-    case DataPath::Interop:
-      return "cuda-gl-interop";
-    case DataPath::HostCopyFallback:
-      return "device-host-gl-copy";
-    default:
-      return "cpu-upload";
-  }
-}
-
 }  // namespace
 
 int run_headless(const Launch& launch, const HeadlessOptions& opt) {
@@ -51,14 +40,16 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   render::OffscreenTarget target(opt.width, opt.height);
   target.bind();
   Viewer viewer(launch.scene, launch.params, opt.interop);
-  viewer.params = launch.params;  // command-line dt/eps/G win over the scene's
-  viewer.pending.switch_kernel = true;
+  // command-line dt/eps/G win over the scene's
+  viewer.params.dt = launch.params.dt;
+  viewer.params.softening = launch.params.softening;
+  viewer.params.G = launch.params.G;
+  viewer.params.steps_per_frame = launch.params.steps_per_frame;
   viewer.map.enabled = opt.map;
   viewer.map.overlay = opt.map;
-  viewer.map.every = 1;
-  viewer.health_every = 0;  // the summary checks energy itself; no downloads per frame
+  viewer.health = false;  // the summary checks energy itself; no downloads per frame
   if (opt.fit) viewer.pending.fit_view = true;
-  std::size_t n = viewer.sim().size();
+  std::size_t n = viewer.size();
   std::printf("scene %s, N = %zu, kernel %s (%s), %s\n", viewer.scene().name.c_str(), n,
               viewer.params.kernel.c_str(), precision_name(viewer.params.precision),
               cuda_device_summary().c_str());
@@ -66,7 +57,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   Diagnostics d0{};
   bool energy = opt.energy && n <= 262144;
   if (energy)
-    d0 = compute_diagnostics(viewer.sim().bodies(), viewer.params.G, viewer.params.softening);
+    d0 = compute_diagnostics(launch.scene.bodies, viewer.params.G, viewer.params.softening);
 
   std::vector<double> frame_ms, sim_ms, interop_ms, render_ms;
   std::vector<std::string> pngs;
@@ -91,10 +82,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       render::write_png(path, render::read_framebuffer(opt.width, opt.height));
       pngs.push_back(path);
     }
-    if (!viewer.error().empty()) {
-      std::fprintf(stderr, "nbody render: %s\n", viewer.error().c_str());
-      if (viewer.paused) break;
-    }
+    if (viewer.state().health_paused) break;
   }
 
   // summary
@@ -108,9 +96,10 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   j["steps_per_frame"] = viewer.params.steps_per_frame;
   j["frames"] = opt.frames;
   j["size"] = {opt.width, opt.height};
-  j["data_path"] = path_name(viewer.data_path());
+  j["data_path"] = data_path_name(viewer.data_path());
   j["interop_note"] = viewer.interop_note();
-  j["time"] = units::format_time(viewer.sim().time(), viewer.scene().units);
+  j["time"] = units::format_time(viewer.state().time, viewer.scene().units);
+  j["sim_steps"] = viewer.state().steps;
   double fm = median(frame_ms), sm = median(sim_ms);
   j["median_ms"] = {{"frame", fm},
                     {"sim_per_step", sm},
@@ -118,15 +107,14 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
                     {"interop", median(interop_ms)},
                     {"render", median(render_ms)}};
   j["fps"] = fm > 0 ? 1000.0 / fm : 0.0;
-  // the work the kernel counted in its last step
-  const StepWork work = viewer.sim().backend().last_work();
-  j["interactions_per_step"] = work.interactions;
-  j["interactions_per_s"] = sm > 0 ? work.interactions / (sm * 1e-3) : 0.0;
-  for (const StepPhase& ph : work.phases)
+  j["interactions_per_step"] = viewer.state().interactions;
+  j["interactions_per_s"] = sm > 0 ? viewer.state().interactions / (sm * 1e-3) : 0.0;
+  j["render_timing_valid"] = viewer.render_timing_valid();
+  for (const StepPhase& ph : viewer.state().work.phases)
     j["phases_ms"][ph.name] = ph.ms;
   if (energy) {
     Diagnostics d1 =
-        compute_diagnostics(viewer.sim().bodies(), viewer.params.G, viewer.params.softening);
+        compute_diagnostics(viewer.bodies_inline(), viewer.params.G, viewer.params.softening);
     j["energy"] = {{"initial", d0.total},
                    {"final", d1.total},
                    {"relative_drift", relative_energy_drift(d0.total, d1.total)}};
@@ -137,7 +125,8 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   std::string summary = (std::filesystem::path(opt.out_dir) / "summary.json").string();
   std::ofstream(summary) << j.dump(2) << "\n";
   std::printf("%s\n", j.dump(2).c_str());
-  return viewer.paused && !viewer.error().empty() ? 3 : 0;
+  if (!viewer.error().empty()) std::fprintf(stderr, "nbody render: %s\n", viewer.error().c_str());
+  return viewer.state().health_paused ? 3 : 0;
 }
 
 }  // namespace nbody::app

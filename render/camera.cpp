@@ -39,8 +39,37 @@ void OrbitCamera::zoom(float clicks) {
   distance_ = std::clamp(distance_ * std::pow(0.88f, clicks), 1e-6f, 1e9f);
 }
 
-void OrbitCamera::fit(const float* xyz, std::size_t n, std::size_t stride) {
+void OrbitCamera::fit(const float* xyz, std::size_t n, std::size_t stride, float aspect) {
   if (n == 0) return;
+  if (n <= 64) {
+    // few bodies: centre of the bounding box, then the distance at which every body lies inside
+    // the view frustum (with a margin) seen from the current direction
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    std::size_t finite = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      glm::vec3 p(xyz[i * stride], xyz[i * stride + 1], xyz[i * stride + 2]);
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+      ++finite;
+    }
+    if (finite == 0) return;
+    target_ = 0.5f * (lo + hi);
+    glm::mat4 v = view();
+    glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
+    glm::vec3 back(v[0][2], v[1][2], v[2][2]);  // towards the eye
+    float ty = std::tan(fov_y_ * 0.5f) * 0.85f, tx = ty * std::max(aspect, 0.1f);
+    float d = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      glm::vec3 p(xyz[i * stride], xyz[i * stride + 1], xyz[i * stride + 2]);
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+      glm::vec3 q = p - target_;
+      float z = glm::dot(q, back);
+      d = std::max({d, z + std::abs(glm::dot(q, right)) / tx, z + std::abs(glm::dot(q, up)) / ty});
+    }
+    distance_ = std::max(d, 1e-6f);
+    return;
+  }
   // sample at most 20k points: median centre, 95th percentile radius
   std::size_t every = std::max<std::size_t>(1, n / 20000);
   std::vector<float> xs, ys, zs;

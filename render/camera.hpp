@@ -21,7 +21,11 @@ class OrbitCamera {
   void zoom(float clicks);
   /// Frames the points (x, y, z interleaved with `stride` floats) so most of them are visible:
   /// target at their median, distance from the 95th percentile radius.
-  void fit(const float* xyz, std::size_t n, std::size_t stride);
+  /// For n <= 64 every point counts and the frame is the view's own (a flat system seen at an
+  /// angle is framed tightly); `aspect` is width / height of the view.
+  void fit(const float* xyz, std::size_t n, std::size_t stride, float aspect = 1.0f);
+  /// Moves the target (following a body) keeping the direction and distance.
+  void set_target(const glm::vec3& t) { target_ = t; }
 
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;

@@ -58,4 +58,33 @@ class InteropMapping {
   double map_ms_ = 0;
 };
 
+/// Device memory that a simulation thread's kernels write while the UI thread draws, copied into
+/// a mapped buffer when a step has finished (so the UI never waits for a step). CUDA builds
+/// only. Non-copyable, noexcept move, empty state.
+class DeviceStaging {
+ public:
+  DeviceStaging() noexcept = default;
+  ~DeviceStaging() { reset(); }
+  DeviceStaging(const DeviceStaging&) = delete;
+  DeviceStaging& operator=(const DeviceStaging&) = delete;
+  DeviceStaging(DeviceStaging&& o) noexcept;
+  DeviceStaging& operator=(DeviceStaging&& o) noexcept;
+
+  /// Allocates `bytes` of device memory (keeps the old block when it is as large); throws
+  /// GlError with CUDA's reason (or "this build has no CUDA").
+  void allocate(std::size_t bytes);
+  /// Frees (logs, never throws).
+  void reset() noexcept;
+  void* get() const noexcept { return ptr_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+/// Copies `bytes` between device pointers (staging -> mapped buffer) and waits for the copy;
+/// throws GlError with CUDA's reason.
+void copy_device(void* dst, const void* src, std::size_t bytes);
+
 }  // namespace nbody::render

@@ -89,4 +89,42 @@ InteropMapping::~InteropMapping() {
     std::fprintf(stderr, "cudaGraphicsUnmapResources: %s\n", cuda_reason(e).c_str());
 }
 
+DeviceStaging::DeviceStaging(DeviceStaging&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+
+DeviceStaging& DeviceStaging::operator=(DeviceStaging&& o) noexcept {
+  if (this != &o) {
+    reset();
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+void DeviceStaging::allocate(std::size_t bytes) {
+  if (ptr_ && bytes_ >= bytes) return;
+  reset();
+  void* p = nullptr;
+  cudaError_t e = cudaMalloc(&p, bytes > 0 ? bytes : 1);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw GlError("cudaMalloc of " + std::to_string(bytes) + " bytes failed: " + cuda_reason(e));
+  }
+  ptr_ = p;
+  bytes_ = bytes;
+}
+
+void DeviceStaging::reset() noexcept {
+  if (!ptr_) return;
+  cudaError_t e = cudaFree(ptr_);
+  if (e != cudaSuccess) std::fprintf(stderr, "cudaFree: %s\n", cuda_reason(e).c_str());
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+void copy_device(void* dst, const void* src, std::size_t bytes) {
+  cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice);
+  if (e != cudaSuccess) throw GlError("cudaMemcpy device to device failed: " + cuda_reason(e));
+}
+
 }  // namespace nbody::render

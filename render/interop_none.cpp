@@ -28,4 +28,22 @@ InteropMapping::InteropMapping(std::initializer_list<const InteropBuffer*>) {
 }
 InteropMapping::~InteropMapping() = default;
 
+DeviceStaging::DeviceStaging(DeviceStaging&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+DeviceStaging& DeviceStaging::operator=(DeviceStaging&& o) noexcept {
+  ptr_ = std::exchange(o.ptr_, nullptr);
+  bytes_ = std::exchange(o.bytes_, 0);
+  return *this;
+}
+void DeviceStaging::allocate(std::size_t) {
+  throw GlError("device staging needs CUDA; this build has no CUDA");
+}
+void DeviceStaging::reset() noexcept {
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+void copy_device(void*, const void*, std::size_t) {
+  throw GlError("device copies need CUDA; this build has no CUDA");
+}
+
 }  // namespace nbody::render

@@ -1,5 +1,7 @@
 #include "render/particle_renderer.hpp"
 
+#include <vector>
+
 #include "render/shader.hpp"
 
 namespace nbody::render {
@@ -8,9 +10,9 @@ ParticleRenderer::ParticleRenderer()
     : program_(build_program({{GL_VERTEX_SHADER, "shaders/particles.vert"},
                               {GL_FRAGMENT_SHADER, "shaders/particles.frag"}})),
       vao_(VertexArray::create()) {
-  // attribute 0: float4 position+mass, 1: float speed, 2: float component
-  const GLint sizes[3] = {4, 1, 1};
-  for (GLuint a = 0; a < 3; ++a) {
+  // attribute 0: float4 position+mass, 1: float speed, 2: float component, 3: float4 look
+  const GLint sizes[4] = {4, 1, 1, 4};
+  for (GLuint a = 0; a < 4; ++a) {
     glEnableVertexArrayAttrib(vao_.id(), a);
     glVertexArrayAttribFormat(vao_.id(), a, sizes[a], GL_FLOAT, GL_FALSE, 0);
     glVertexArrayAttribBinding(vao_.id(), a, a);
@@ -24,7 +26,11 @@ bool ParticleRenderer::resize(std::size_t n) {
   positions_ = Buffer::create();
   speeds_ = Buffer::create();
   components_ = Buffer::create();
+  looks_ = Buffer::create();
   std::size_t m = n > 0 ? n : 1;
+  std::vector<float> no_looks(4 * m, 0.0f);
+  glNamedBufferData(looks_.id(), static_cast<GLsizeiptr>(m * 4 * sizeof(float)), no_looks.data(),
+                    GL_STATIC_DRAW);
   glNamedBufferData(positions_.id(), static_cast<GLsizeiptr>(m * 4 * sizeof(float)), nullptr,
                     GL_DYNAMIC_DRAW);
   glNamedBufferData(speeds_.id(), static_cast<GLsizeiptr>(m * sizeof(float)), nullptr,
@@ -34,6 +40,7 @@ bool ParticleRenderer::resize(std::size_t n) {
   glVertexArrayVertexBuffer(vao_.id(), 0, positions_.id(), 0, 4 * sizeof(float));
   glVertexArrayVertexBuffer(vao_.id(), 1, speeds_.id(), 0, sizeof(float));
   glVertexArrayVertexBuffer(vao_.id(), 2, components_.id(), 0, sizeof(float));
+  glVertexArrayVertexBuffer(vao_.id(), 3, looks_.id(), 0, 4 * sizeof(float));
   NBODY_GL_CHECK((void)0);
   n_ = n;
   return true;
@@ -49,6 +56,10 @@ void ParticleRenderer::upload_components(const float* component, std::size_t n) 
   glNamedBufferSubData(components_.id(), 0, static_cast<GLsizeiptr>(n * sizeof(float)), component);
 }
 
+void ParticleRenderer::upload_body_looks(const float* rgbs, std::size_t n) {
+  glNamedBufferSubData(looks_.id(), 0, static_cast<GLsizeiptr>(n * 4 * sizeof(float)), rgbs);
+}
+
 void ParticleRenderer::draw(const glm::mat4& view, const glm::mat4& proj, float ref_distance,
                             float viewport_height, const ParticleStyle& s) const {
   if (n_ == 0) return;
@@ -62,6 +73,8 @@ void ParticleRenderer::draw(const glm::mat4& view, const glm::mat4& proj, float 
   set_uniform(program_, "u_log_mass_range", glm::vec2(s.log_mass_min, s.log_mass_max));
   set_uniform(program_, "u_mass_size", s.mass_size);
   set_uniform(program_, "u_brightness", s.brightness);
+  glProgramUniform1fv(program_.id(), glGetUniformLocation(program_.id(), "u_component_gain"), 6,
+                      s.component_gain);
 
   // additive glow: order-independent, no depth
   glEnable(GL_PROGRAM_POINT_SIZE);

@@ -11,7 +11,7 @@
 
 namespace nbody::render {
 
-enum class ColorMode { Speed = 0, Component = 1, Mass = 2 };
+enum class ColorMode { Speed = 0, Component = 1, Mass = 2, Body = 3 };
 
 /// How the bodies look; the panel edits it.
 struct ParticleStyle {
@@ -22,6 +22,9 @@ struct ParticleStyle {
   float log_mass_min = 0.0f;  ///< log10 mass range (colour and size by mass)
   float log_mass_max = 1.0f;
   float mass_size = 0.0f;  ///< 0: same size for all; 1: heaviest bodies 4x bigger
+  /// brightness factor per component (star, disk, bulge, dark, gas, planet): 1 shown, < 1 dimmed,
+  /// 0 hidden
+  float component_gain[6] = {1, 1, 1, 1, 1, 1};
 };
 
 class ParticleRenderer {
@@ -39,6 +42,9 @@ class ParticleRenderer {
   void upload_speeds(const float* speed, std::size_t n);
   /// Uploads n component indices (as floats).
   void upload_components(const float* component, std::size_t n);
+  /// Uploads n float4 (r, g, b, diameter in pixels at an 800-pixel-high view; 0: the style's
+  /// size) used by ColorMode::Body.
+  void upload_body_looks(const float* rgbs, std::size_t n);
 
   GLuint position_buffer() const { return positions_.id(); }
   GLuint speed_buffer() const { return speeds_.id(); }
@@ -50,7 +56,7 @@ class ParticleRenderer {
  private:
   Program program_;
   VertexArray vao_;
-  Buffer positions_, speeds_, components_;
+  Buffer positions_, speeds_, components_, looks_;
   std::size_t n_ = 0;
 };
 

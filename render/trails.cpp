@@ -1,5 +1,7 @@
 #include "render/trails.hpp"
 
+#include <algorithm>
+
 #include "render/shader.hpp"
 
 namespace nbody::render {
@@ -47,6 +49,43 @@ void Trails::push(const float* xyz, std::size_t stride) {
   }
 }
 
+void Trails::push_many(const float* samples, int count) {
+  if (n_ == 0 || count <= 0) return;
+  // only the newest L samples can show
+  if (count > length_) {
+    samples += static_cast<std::size_t>(count - length_) * n_ * 3;
+    count = length_;
+  }
+  int first_slot = (head_ + 1) % length_;
+  head_ = (head_ + count) % length_;
+  filled_ = std::min(filled_ + count, length_);
+  // per body: the samples in slot order, written at slot and slot + L (at most two runs each)
+  auto l2 = static_cast<std::size_t>(2 * length_);
+  scratch_.resize(static_cast<std::size_t>(count) * 3);
+  for (std::size_t b = 0; b < n_; ++b) {
+    for (int s = 0; s < count; ++s)
+      for (int c = 0; c < 3; ++c)
+        scratch_[static_cast<std::size_t>(s) * 3 + c] =
+            samples[(static_cast<std::size_t>(s) * n_ + b) * 3 + c];
+    int done = 0;
+    while (done < count) {
+      int slot = (first_slot + done) % length_;
+      int run = std::min(count - done, length_ - slot);
+      for (int copy = 0; copy < 2; ++copy) {
+        std::size_t at = (b * l2 + static_cast<std::size_t>(slot + copy * length_)) * 3;
+        glNamedBufferSubData(buffer_.id(), static_cast<GLintptr>(at * sizeof(float)),
+                             static_cast<GLsizeiptr>(run * 3 * sizeof(float)),
+                             scratch_.data() + static_cast<std::size_t>(done) * 3);
+      }
+      done += run;
+    }
+  }
+}
+
+void Trails::set_colors(const std::vector<glm::vec3>& colors) {
+  colors_.assign(colors.begin(), colors.begin() + std::min<std::size_t>(colors.size(), 64));
+}
+
 void Trails::draw(const glm::mat4& view_proj, float alpha) const {
   if (n_ == 0) return;
   set_uniform(program_, "u_view_proj", view_proj);
@@ -54,6 +93,10 @@ void Trails::draw(const glm::mat4& view_proj, float alpha) const {
   set_uniform(program_, "u_head", head_);
   set_uniform(program_, "u_filled", filled_);
   set_uniform(program_, "u_alpha", alpha);
+  set_uniform(program_, "u_ncolors", static_cast<int>(colors_.size()));
+  if (!colors_.empty())
+    glProgramUniform3fv(program_.id(), glGetUniformLocation(program_.id(), "u_colors"),
+                        static_cast<GLsizei>(colors_.size()), &colors_[0].x);
   // the newest L samples of body b: slots head+1 .. head+L
   auto& first = first_;
   auto& count = count_;

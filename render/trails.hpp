@@ -21,6 +21,10 @@ class Trails {
   void reset(std::size_t n, int length, const float* xyz, std::size_t stride);
   /// Appends one sample per body.
   void push(const float* xyz, std::size_t stride);
+  /// Appends `count` samples per body: samples[(s * n + b) * 3 + c], oldest first.
+  void push_many(const float* samples, int count);
+  /// Colours of the first bodies' trails (up to 64; the others use a palette).
+  void set_colors(const std::vector<glm::vec3>& colors);
   /// Draws the trails with additive blending.
   void draw(const glm::mat4& view_proj, float alpha) const;
   std::size_t size() const { return n_; }
@@ -33,6 +37,7 @@ class Trails {
   std::size_t n_ = 0;
   int length_ = 0, head_ = 0, filled_ = 0;
   std::vector<float> scratch_;
+  std::vector<glm::vec3> colors_;
   mutable std::vector<GLint> first_;  // per-draw scratch
   mutable std::vector<GLsizei> count_;
 };

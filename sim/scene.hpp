@@ -22,6 +22,8 @@ struct Scene {
   double softening = 0.0;       ///< default ε in units.length
   double camera_distance = 10;  ///< default camera distance in units.length
   bool trails = false;          ///< small scenes draw trails
+  double epoch_jd = 0;          ///< Julian date (UTC) of t = 0; 0 when the scene has no calendar
+  double speed = 0;             ///< default simulated time per real second (0: 60 steps of dt)
 };
 
 /// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers

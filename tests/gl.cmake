@@ -2,6 +2,8 @@
 #   test_gui_smoke      the window under Xvfb + Mesa (CPU kernels): frames, screenshot, quit
 #   test_headless       EGL offscreen context, viewer frames, PNG capture, shader error names
 #   test_interop        CUDA-GL interop: the GL buffer holds the simulation's positions (GPU)
+#   test_gui_threaded   the window with a slow simulation thread: UI frames go on; --stats JSON
+#   test_gui_logic      dates, speed and steps, body colours, scale bar (label app, no GL)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(STB_TEST REQUIRED IMPORTED_TARGET stb)
 
@@ -10,3 +12,8 @@ add_dependencies(test_gui_smoke nbody)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_headless.cpp gl nbody_gui PkgConfig::STB_TEST)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_interop.cpp gl nbody_gui)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_cell_boxes.cpp gl nbody_gui)
+# the window with its own simulation thread: slow steps, --exit-after, --stats
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_threaded.cpp gl nlohmann_json::nlohmann_json)
+add_dependencies(test_gui_threaded nbody)
+# pure helpers of the window (no GL context needed)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)

@@ -73,7 +73,7 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
   for (int i = 0; i < 3; ++i)
     viewer.frame(320, 240);
   EXPECT_TRUE(viewer.error().empty()) << viewer.error();
-  EXPECT_EQ(viewer.sim().steps_done(), 3);
+  EXPECT_EQ(viewer.state().steps, 3);
   EXPECT_GT(viewer.activity().inside, 1000u);
 
   render::Image img = render::read_framebuffer(320, 240);
@@ -101,15 +101,15 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   viewer.pending.load_file = true;
   viewer.frame(160, 120);
   EXPECT_NE(viewer.error().find("/nonexistent/bodies.csv"), std::string::npos) << viewer.error();
-  EXPECT_EQ(viewer.sim().size(), 512u);
-  EXPECT_EQ(viewer.sim().steps_done(), 2);
+  EXPECT_EQ(viewer.size(), 512u);
+  EXPECT_EQ(viewer.state().steps, 2);
 
   // a live kernel switch carries the state over
   viewer.params.kernel = "cpu-symmetric";
   viewer.pending.switch_kernel = true;
   viewer.frame(160, 120);
-  EXPECT_EQ(viewer.sim().backend().info().name, "cpu-symmetric");
-  EXPECT_EQ(viewer.sim().steps_done(), 3);
+  EXPECT_EQ(viewer.state().kernel, "cpu-symmetric");
+  EXPECT_EQ(viewer.state().steps, 3);
 
   // the comparison runs every kernel of this build's kind for about a second each, then goes
   // back to the chosen kernel (one that is not compared last)
@@ -129,5 +129,5 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   for (const auto& r : viewer.compare_results())
     EXPECT_GT(r.interactions_per_s, 0) << r.kernel;
   EXPECT_EQ(viewer.params.kernel, "cpu-openmp");  // restored
-  EXPECT_EQ(viewer.sim().backend().info().name, "cpu-openmp");
+  EXPECT_EQ(viewer.state().kernel, "cpu-openmp");
 }

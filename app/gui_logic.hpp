@@ -1,0 +1,51 @@
+#pragma once
+// Pure helpers of the window, kept apart from GL and ImGui so they are unit-tested: calendar
+// dates, simulation speed as "1 s = 10 days", steps per real second, body colours and sizes by
+// name, the scale bar's length, and where recordings go.
+
+#include <string>
+
+#include <glm/glm.hpp>
+
+#include "sim/units.hpp"
+
+namespace nbody::app {
+
+/// Calendar date and time (proleptic Gregorian, UTC) of a Julian date: "1998-07-06 12:00 UTC".
+std::string format_julian_date(double jd);
+
+/// A span of simulated time in the scene's units written for people: "10 days", "2.5 years",
+/// "3.1 Myr", or "0.05 time units" for dimensionless scenes.
+std::string format_span(double t, const UnitSystem& u);
+/// Simulation speed as simulated time per real second: "1 s = 10 days".
+std::string format_speed(double sim_per_second, const UnitSystem& u);
+
+/// Steps per real second that give `sim_per_second` with a step of dt (dt > 0).
+double steps_per_second(double sim_per_second, double dt);
+/// Steps to run now so that simulated time keeps up with `sim_per_second` since the anchor:
+/// `elapsed_real` seconds have passed and `done_sim` simulated time has been covered since it.
+/// Never negative; at most `cap`.
+long long steps_due(double sim_per_second, double dt, double elapsed_real, double done_sim,
+                    long long cap);
+
+/// The colour of a named body (Sun yellow, Earth blue, Mars red, ...); false when the name is
+/// not in the table.
+bool body_color(const std::string& name, glm::vec3& color);
+/// Sprite diameter in pixels that reads well for a named body at the reference window height
+/// (the Sun largest, the giants next, the Moon smallest); 0 when unknown.
+float body_size_px(const std::string& name);
+
+/// The longest "nice" length (1, 2 or 5 times a power of ten) not longer than `max_length`.
+double nice_length(double max_length);
+/// A length with its unit: "1 AU", "500 kpc", "0.2 length units".
+std::string format_length(double v, const std::string& unit);
+
+/// What a kernel does, for people (the table's description without internal notes such as
+/// "(seed 000)").
+std::string kernel_description(const std::string& name, const std::string& table_description);
+
+/// The default folder for screenshots and recordings: ~/Pictures/nbody when it exists or can be
+/// made, else the working directory. Never throws.
+std::string default_capture_dir();
+
+}  // namespace nbody::app

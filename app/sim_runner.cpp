@@ -1,0 +1,711 @@
+#include "app/sim_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+#include "app/gui_logic.hpp"
+#include "sim/backend.hpp"
+#include "sim/error.hpp"
+#include "sim/units.hpp"
+
+namespace nbody::app {
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+SimParams params_for_kernel(const SimParams& p, const std::string& kernel) {
+  SimParams q = p;
+  const KernelInfo& k = find_kernel(kernel);
+  q.kernel = k.name;
+  // the new kernel starts from its own defaults
+  for (const Tunable& t : k.tunables)
+    q.tunables.erase(t.key);
+  if (!k.supports_float) q.precision = Precision::Double;
+  if (!k.supports_double) q.precision = Precision::Float;
+  return q;
+}
+
+namespace {
+
+// scenes up to this size publish host positions (trails, labels, follow, picking)
+constexpr std::size_t kHostPathMaxN = 2048;
+// the largest N for which the O(N²) energy check runs in the background
+constexpr std::size_t kMaxDiagnosticsN = 262144;
+// a batch aims at this much wall time, so the picture updates at least this often
+constexpr double kBatchBudgetS = 1.0 / 30.0;
+// more than this behind the chosen speed: drop the debt and say the kernel cannot keep up
+constexpr double kMaxDebtS = 0.5;
+
+float percentile(std::vector<float> v, float p) {
+  if (v.empty()) return 0;
+  auto k = std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<float>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+}  // namespace
+
+void SimRunner::fit_map_bounds(const Bodies& b, ActivityMapParams& p) {
+  int a = p.plane == MapPlane::YZ ? 1 : 0;
+  int c = p.plane == MapPlane::XY ? 1 : 2;
+  const std::vector<double>* axis[3] = {&b.x, &b.y, &b.z};
+  std::size_t n = b.size();
+  if (n == 0) return;
+  std::vector<float> u, v, r;
+  std::size_t every = std::max<std::size_t>(1, n / 20000);
+  for (std::size_t i = 0; i < n; i += every) {
+    double x = (*axis[a])[i], y = (*axis[c])[i];
+    if (!std::isfinite(x) || !std::isfinite(y)) continue;
+    u.push_back(static_cast<float>(x));
+    v.push_back(static_cast<float>(y));
+  }
+  if (u.empty()) return;
+  float cu = percentile(u, 0.5f), cv = percentile(v, 0.5f);
+  for (std::size_t i = 0; i < u.size(); ++i)
+    r.push_back(std::max(std::abs(u[i] - cu), std::abs(v[i] - cv)));
+  float h = std::max(percentile(r, n <= 64 ? 1.0f : 0.9f) * 1.1f, 1e-6f);
+  p.u_min = cu - h;
+  p.u_max = cu + h;
+  p.v_min = cv - h;
+  p.v_max = cv + h;
+}
+
+SimRunner::SimRunner(Scene scene, const SimParams& params, bool threaded) : threaded_(threaded) {
+  start_scene(std::move(scene), params, "");
+  if (!last_error_.empty()) throw Error(last_error_);
+  std::unique_lock lk(mutex_);
+  fill_back(controls_, true);
+  publish(lk);
+  lk.unlock();
+  if (threaded_) thread_ = std::thread([this] { loop(); });
+}
+
+SimRunner::~SimRunner() {
+  {
+    std::lock_guard lk(mutex_);
+    quit_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (diag_future_.valid()) diag_future_.wait();
+  if (sim_) sim_->backend().set_device_output({});
+}
+
+// the UI side -------------------------------------------------------------------------------
+
+void SimRunner::set_controls(const SimControls& c) {
+  {
+    std::lock_guard lk(mutex_);
+    controls_ = c;
+  }
+  cv_.notify_all();
+}
+
+void SimRunner::request(SimRequest r) {
+  {
+    std::lock_guard lk(mutex_);
+    requests_.push_back(std::move(r));
+  }
+  cv_.notify_all();
+}
+
+SimUpdate SimRunner::take(SimState& state) {
+  SimUpdate u;
+  std::lock_guard lk(mutex_);
+  if (fresh_) {
+    std::swap(state, front_);
+    fresh_ = false;
+    u.fresh = true;
+  }
+  u.trail.swap(trail_pending_);
+  u.trail_samples = std::exchange(trail_pending_samples_, 0);
+  u.drift.swap(drift_pending_);
+  trail_pending_.clear();
+  drift_pending_.clear();
+  return u;
+}
+
+bool SimRunner::copy_device_front(void* positions, void* speeds, std::size_t n) {
+  std::lock_guard lk(mutex_);
+  const auto& pos = staging_pos_[front_dev_];
+  const auto& spd = staging_speed_[front_dev_];
+  if (!pos.get() || pos.bytes() < n * 16 || spd.bytes() < n * 4) return false;
+  render::copy_device(positions, pos.get(), n * 16);
+  render::copy_device(speeds, spd.get(), n * 4);
+  return true;
+}
+
+Bodies SimRunner::bodies_inline() {
+  if (threaded_) fail("SimRunner::bodies_inline(): the simulation runs on its own thread");
+  return sim_->bodies();
+}
+
+double SimRunner::batch_running_s() const {
+  std::lock_guard lk(mutex_);
+  return batch_started_ > 0 ? now_seconds() - batch_started_ : 0.0;
+}
+
+int SimRunner::batch_running_steps() const {
+  std::lock_guard lk(mutex_);
+  return batch_started_ > 0 ? batch_steps_ : 0;
+}
+
+void SimRunner::run_frame() {
+  std::unique_lock lk(mutex_);
+  apply_requests(lk);
+  SimControls c = controls_;
+  bool single = single_steps_ > 0;
+  bool comparing = !compare_kernel_.empty() || !compare_queue_.empty();
+  bool run = (!c.paused && !health_paused_) || comparing || single;
+  lk.unlock();
+  if (run) {
+    if (comparing) step_compare();
+    long long k = single && (c.paused || health_paused_) ? 1 : c.params.steps_per_frame;
+    if (single) --single_steps_;
+    run_batch(c, std::max(1LL, k));
+  } else {
+    check_health(c, false);
+    update_map(c, false);
+    fill_back(c, std::exchange(positions_dirty_, false));
+  }
+  lk.lock();
+  publish(lk);
+}
+
+// the simulation thread ---------------------------------------------------------------------
+
+void SimRunner::loop() {
+  std::unique_lock lk(mutex_);
+  while (!quit_) {
+    apply_requests(lk);
+    if (quit_) break;
+    SimControls c = controls_;
+    bool single = single_steps_ > 0;
+    bool comparing = !compare_kernel_.empty() || !compare_queue_.empty();
+    bool run = (!c.paused && !health_paused_) || comparing || single;
+    if (!run) {
+      running_ = false;
+      // paused: keep the map and health current for the panel, then wait for a change
+      lk.unlock();
+      bool changed = map_params_.size != c.map.size || map_params_.plane != c.map.plane ||
+                     map_params_.scale != c.map.scale;
+      update_map(c, changed && c.map_enabled);
+      check_health(c, false);
+      fill_back(c, std::exchange(positions_dirty_, false));
+      lk.lock();
+      publish(lk);
+      cv_.wait_for(lk, std::chrono::milliseconds(100));
+      continue;
+    }
+    lk.unlock();
+    if (comparing) step_compare();
+    double wait_s = 0;
+    long long k = plan_batch(c, single, wait_s);
+    if (k == 0) {
+      lk.lock();
+      cv_.wait_for(lk, std::chrono::duration<double>(std::clamp(wait_s, 0.001, 0.05)));
+      continue;
+    }
+    if (single && !comparing && (c.paused || health_paused_)) {
+      k = 1;
+      --single_steps_;
+    } else if (single) {
+      --single_steps_;
+    }
+    run_batch(c, k);
+    lk.lock();
+    publish(lk);
+  }
+}
+
+void SimRunner::apply_requests(std::unique_lock<std::mutex>& lk) {
+  while (!requests_.empty()) {
+    SimRequest r = std::move(requests_.front());
+    requests_.pop_front();
+    // the work runs unlocked: the UI keeps drawing while a large file loads
+    lk.unlock();
+    apply(r);
+    lk.lock();
+  }
+}
+
+void SimRunner::apply(const SimRequest& r) {
+  switch (r.kind) {
+    case SimRequest::Kind::Scene: {
+      try {
+        Scene s = r.make();
+        start_scene(std::move(s), r.params, r.what);
+      } catch (const std::exception& e) {
+        set_error(r.what + " failed, old scene kept: " + e.what());
+      }
+      break;
+    }
+    case SimRequest::Kind::Reset: {
+      if (diag_future_.valid()) diag_future_.wait();
+      diag_future_ = {};
+      sim_->reset();
+      active_.dt = scene_->dt;
+      active_.softening = scene_->softening;
+      active_.G = scene_->units.G;
+      ++reset_serial_;
+      have_e0_ = false;
+      diag_.reset();
+      health_paused_ = false;
+      pause_reason_.clear();
+      trail_phase_ = 0;
+      map_fit_pending_ = true;
+      positions_dirty_ = true;
+      reset_pacing();
+      std::ostringstream os;
+      os << "reset to t = 0; dt, G and softening restored to the scene's (dt = " << scene_->dt
+         << " " << scene_->units.time << ", G = " << scene_->units.G
+         << ", eps = " << scene_->softening << " " << scene_->units.length << ")";
+      set_message(os.str());
+      break;
+    }
+    case SimRequest::Kind::SwitchKernel: {
+      SimParams p = r.params;
+      p.dt = active_.dt;
+      p.softening = active_.softening;
+      p.G = active_.G;
+      try {
+        sim_->set_backend(p);
+        active_ = p;
+        est_step_s_ = 0;
+        reset_pacing();
+        set_message("kernel " + p.kernel + " (" + precision_name(p.precision) + ")");
+      } catch (const std::exception& e) {
+        set_error(std::string("kernel switch failed, ") + active_.kernel + " kept: " + e.what());
+      }
+      break;
+    }
+    case SimRequest::Kind::SingleStep:
+      ++single_steps_;
+      break;
+    case SimRequest::Kind::Resume:
+      health_paused_ = false;
+      pause_reason_.clear();
+      reset_pacing();
+      break;
+    case SimRequest::Kind::FitMap:
+      map_fit_pending_ = true;
+      break;
+    case SimRequest::Kind::Compare: {
+      if (!compare_kernel_.empty() || !compare_queue_.empty()) break;
+      compare_results_.clear();
+      bool gpu = cuda_available();
+      for (const KernelInfo& k : kernel_table())
+        if (k.gpu == gpu && (gpu || sim_->size() <= 65536 || k.name != "cpu-reference"))
+          compare_queue_.push_back(k.name);
+      compare_restore_ = active_;
+      break;
+    }
+  }
+}
+
+void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string& what) {
+  SimParams p = p0;
+  p.dt = scene.dt;
+  p.softening = scene.softening;
+  p.G = scene.units.G;
+  auto scene_ptr = std::make_shared<Scene>(std::move(scene));
+  std::unique_ptr<Simulation> sim;
+  try {
+    sim = std::make_unique<Simulation>(*scene_ptr, p);
+  } catch (const std::exception& e) {
+    set_error((what.empty() ? std::string("scene") : what) +
+              " failed, old scene kept: " + e.what());
+    return;
+  }
+  if (diag_future_.valid()) diag_future_.wait();
+  diag_future_ = {};
+  if (sim_) sim_->backend().set_device_output({});
+  sim_ = std::move(sim);
+  scene_ = std::move(scene_ptr);
+  active_ = p;
+  ++scene_serial_;
+  ++reset_serial_;
+  have_e0_ = false;
+  diag_.reset();
+  health_paused_ = false;
+  pause_reason_.clear();
+  est_step_s_ = 0;
+  trail_phase_ = 0;
+  trail_local_.clear();
+  trail_local_samples_ = 0;
+  map_fit_pending_ = true;
+  positions_dirty_ = true;
+  map_.size = 0;
+  compare_queue_.clear();
+  compare_kernel_.clear();
+  reset_pacing();
+  if (!what.empty())
+    set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel);
+  last_error_.clear();
+}
+
+SimParams SimRunner::active_params(const SimControls& c) const {
+  // edits of dt, G, ε and tunables apply live; kernel and precision only by request
+  SimParams p = c.params;
+  p.kernel = active_.kernel;
+  p.precision = active_.precision;
+  // until the UI has seen the latest new scene or reset, the scene's dt, G and ε apply
+  if (c.reset_serial != reset_serial_ || !(p.dt > 0)) {
+    p.dt = active_.dt;
+    p.softening = active_.softening;
+    p.G = active_.G;
+  }
+  return p;
+}
+
+void SimRunner::reset_pacing() {
+  anchor_real_ = now_seconds();
+  anchor_sim_ = sim_ ? sim_->time() : 0;
+  behind_ = false;
+}
+
+long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_s) {
+  SimParams p = active_params(c);
+  bool comparing = !compare_kernel_.empty();
+  // a changed speed, dt or mode starts the pacing over
+  if (!running_ || c.speed != last_speed_ || p.dt != last_dt_ || c.max_speed != last_max_)
+    reset_pacing();
+  running_ = true;
+  last_speed_ = c.speed;
+  last_dt_ = p.dt;
+  last_max_ = c.max_speed;
+  // steps that fit the batch budget at the measured step time (one step to measure first)
+  long long cap =
+      est_step_s_ > 0 ? std::max(1LL, static_cast<long long>(kBatchBudgetS / est_step_s_)) : 1LL;
+  cap = std::min(cap, 100000LL);
+  if (single || comparing || c.max_speed) return cap;
+  double now = now_seconds();
+  double done = sim_->time() - anchor_sim_;
+  long long k = steps_due(c.speed, p.dt, now - anchor_real_, done, cap);
+  if (k == 0) {
+    // the next step is due when the simulated time falls behind by one dt
+    wait_s = (done + p.dt) / std::max(c.speed, 1e-300) - (now - anchor_real_);
+    return 0;
+  }
+  // far behind: the kernel cannot keep up; drop the debt instead of running in bursts
+  double debt_s = (c.speed * (now - anchor_real_) - done) / std::max(c.speed, 1e-300);
+  if (debt_s > kMaxDebtS) {
+    behind_ = true;
+    anchor_real_ = now;
+    anchor_sim_ = sim_->time();
+  } else if (debt_s < 0.05) {
+    behind_ = false;
+  }
+  return k;
+}
+
+void SimRunner::run_batch(const SimControls& c, long long steps) {
+  SimParams p = active_params(c);
+  bool device = sim_->size() > kHostPathMaxN && c.device_output_ok && !staging_failed_ &&
+                sim_->backend().supports_device_output();
+  bool trails = c.trails && sim_->size() <= kHostPathMaxN;
+  int every = std::max(1, c.trail_every);
+  if (trail_phase_ >= every) trail_phase_ = 0;
+  {
+    std::lock_guard lk(mutex_);
+    batch_started_ = now_seconds();
+    batch_steps_ = static_cast<int>(steps);
+  }
+  double t0 = now_seconds();
+  try {
+    if (device) {
+      std::size_t n = sim_->size();
+      try {
+        for (int i = 0; i < 2; ++i) {
+          staging_pos_[i].allocate(n * 16);
+          staging_speed_[i].allocate(n * 4);
+        }
+      } catch (const std::exception& e) {
+        staging_failed_ = true;
+        set_error(std::string("device staging unavailable, copying through the host: ") + e.what());
+        device = false;
+      }
+      if (device)
+        sim_->backend().set_device_output(
+            {staging_pos_[back_dev_].get(), staging_speed_[back_dev_].get()});
+    }
+    if (!device) sim_->backend().set_device_output({});
+    long long left = steps;
+    while (left > 0) {
+      long long m = trails ? std::min<long long>(left, every - trail_phase_) : left;
+      p.steps_per_frame = static_cast<int>(std::min<long long>(m, 1 << 30));
+      sim_->step(p);
+      left -= m;
+      if (trails) {
+        trail_phase_ += static_cast<int>(m);
+        if (trail_phase_ >= every) {
+          trail_phase_ = 0;
+          const Bodies& b = sim_->bodies();
+          for (std::size_t i = 0; i < b.size(); ++i) {
+            trail_local_.push_back(static_cast<float>(b.x[i]));
+            trail_local_.push_back(static_cast<float>(b.y[i]));
+            trail_local_.push_back(static_cast<float>(b.z[i]));
+          }
+          ++trail_local_samples_;
+        }
+      }
+    }
+    if (device) sim_->backend().set_device_output({});
+  } catch (const std::exception& e) {
+    sim_->backend().set_device_output({});
+    health_paused_ = true;
+    pause_reason_ = std::string("simulation stopped: ") + e.what();
+    set_error(pause_reason_);
+  }
+  double wall = now_seconds() - t0;
+  if (c.debug_step_delay_ms > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(c.debug_step_delay_ms));
+  double per_step = (now_seconds() - t0) / static_cast<double>(steps);
+  est_step_s_ = est_step_s_ > 0 ? 0.7 * est_step_s_ + 0.3 * per_step : per_step;
+  (void)wall;
+  {
+    std::lock_guard lk(mutex_);
+    batch_started_ = 0;
+    batch_steps_ = 0;
+  }
+  back_.batch_steps = static_cast<int>(steps);
+  back_.step_ms = sim_->backend().last_step_ms();
+  back_.device_data = device;
+  if (!compare_kernel_.empty() && compare_warm_) {
+    compare_ms_ += back_.step_ms * static_cast<double>(steps);
+    compare_steps_ += steps;
+  }
+  compare_warm_ = !compare_kernel_.empty();
+  check_health(c, false);
+  update_map(c, false);
+  positions_dirty_ = false;
+  fill_back(c, true);
+}
+
+void SimRunner::step_compare() {
+  double now = now_seconds();
+  if (!compare_kernel_.empty()) {
+    if (now - compare_start_ < 1.0 || compare_steps_ < 2) return;
+    // this kernel is done
+    double per_step = compare_ms_ / static_cast<double>(compare_steps_);
+    double work = sim_->backend().last_work().interactions;
+    compare_results_.push_back(
+        {compare_kernel_, per_step > 0 ? work / (per_step * 1e-3) : 0, per_step});
+    compare_kernel_.clear();
+    if (compare_queue_.empty()) {
+      try {
+        sim_->set_backend(compare_restore_);
+        active_ = compare_restore_;
+      } catch (const std::exception& e) {
+        set_error(std::string("could not go back to ") + compare_restore_.kernel + ": " + e.what());
+      }
+      est_step_s_ = 0;
+      reset_pacing();
+      set_message("comparison done: back to " + active_.kernel);
+      return;
+    }
+  }
+  if (compare_queue_.empty()) return;
+  std::string next = compare_queue_.front();
+  compare_queue_.pop_front();
+  try {
+    SimParams p = params_for_kernel(active_, next);
+    sim_->set_backend(p);
+    active_ = p;
+    compare_kernel_ = next;
+  } catch (const std::exception& e) {
+    compare_results_.push_back({next, 0, 0});
+    set_error("compare: " + next + ": " + e.what());
+    return;
+  }
+  est_step_s_ = 0;
+  compare_start_ = now;
+  compare_ms_ = 0;
+  compare_steps_ = 0;
+  compare_warm_ = false;  // the first batch of each kernel is warm-up
+}
+
+void SimRunner::check_health(const SimControls& c, bool force) {
+  // a finished energy computation
+  if (diag_future_.valid() &&
+      diag_future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    Diagnostics d = diag_future_.get();
+    if (!have_e0_) {
+      e0_ = d.total;
+      have_e0_ = true;
+    }
+    diag_ = d;
+    if (!std::isfinite(d.total) || !d.finite) {
+      if (!health_paused_) {
+        health_paused_ = true;
+        std::ostringstream os;
+        os << "paused: the total energy is not finite (E = " << d.total
+           << ") at t = " << units::format_time(sim_->time(), scene_->units)
+           << "; G, dt or the softening may be extreme. Press Reset.";
+        pause_reason_ = os.str();
+        set_error(pause_reason_);
+      }
+    } else {
+      drift_local_.push_back(static_cast<float>(std::abs(relative_energy_drift(e0_, d.total))));
+    }
+  }
+  if (!c.health && (have_e0_ || sim_->size() > kMaxDiagnosticsN)) return;
+  double now = now_seconds();
+  if (!force && now - last_health_ < 0.5 && have_e0_) return;
+  last_health_ = now;
+  // NaN/Inf positions or velocities: pause and say which body
+  const Bodies& b = sim_->bodies();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (!std::isfinite(b.x[i]) || !std::isfinite(b.y[i]) || !std::isfinite(b.z[i]) ||
+        !std::isfinite(b.vx[i]) || !std::isfinite(b.vy[i]) || !std::isfinite(b.vz[i])) {
+      if (!health_paused_) {
+        health_paused_ = true;
+        std::ostringstream os;
+        os << "paused: body " << i;
+        if (i < b.name.size() && !b.name[i].empty()) os << " (" << b.name[i] << ")";
+        os << " has a NaN/Inf position or velocity at t = "
+           << units::format_time(sim_->time(), scene_->units)
+           << " (dt too large or softening too small?). Press Reset.";
+        pause_reason_ = os.str();
+        set_error(pause_reason_);
+      }
+      return;
+    }
+  }
+  if (!diag_future_.valid() && b.size() <= kMaxDiagnosticsN) {
+    diag_future_ = std::async(std::launch::async, [snapshot = b, G = active_params(c).G,
+                                                   eps = active_params(c).softening] {
+      return compute_diagnostics(snapshot, G, eps);
+    });
+  }
+}
+
+void SimRunner::update_map(const SimControls& c, bool force) {
+  if (!c.map_enabled) return;
+  double now = now_seconds();
+  if (!force && !map_fit_pending_ && now - last_map_ < 0.1) return;
+  last_map_ = now;
+  ActivityMapParams p = c.map;
+  // bounds: fitted about once a second when following, else the panel's
+  bool refit =
+      map_fit_pending_ || (c.map_follow && now - last_fit_ > 1.0) || p.plane != map_params_.plane;
+  if (refit) {
+    fit_map_bounds(sim_->bodies(), p);
+    last_fit_ = now;
+    map_fit_pending_ = false;
+  } else if (c.map_follow) {
+    p.u_min = map_params_.u_min;
+    p.u_max = map_params_.u_max;
+    p.v_min = map_params_.v_min;
+    p.v_max = map_params_.v_max;
+  }
+  try {
+    validate(p);
+    if (!sim_->backend().activity_map(p, map_)) map_ = compute_activity_map_cpu(sim_->bodies(), p);
+    map_params_ = p;
+    ++map_version_;
+  } catch (const std::exception& e) {
+    set_error(std::string("activity map: ") + e.what());
+  }
+}
+
+void SimRunner::fill_back(const SimControls& c, bool positions) {
+  SimState& s = back_;
+  s.scene_serial = scene_serial_;
+  s.reset_serial = reset_serial_;
+  s.scene = scene_;
+  s.n = sim_->size();
+  const KernelInfo& k = sim_->backend().info();
+  s.kernel = k.name;
+  s.precision = active_.precision;
+  s.kernel_gpu = k.gpu;
+  s.params = active_params(c);
+  s.time = sim_->time();
+  s.steps = sim_->steps_done();
+  // the work the kernel counted in its last step (a tree kernel does fewer than N²)
+  s.work = sim_->backend().last_work();
+  if (s.work.interactions <= 0) {
+    double n = static_cast<double>(s.n);
+    s.work.interactions = n * n;
+  }
+  s.interactions = s.work.interactions;
+  s.flops_per_interaction = s.work.flops_per_interaction;
+  s.behind = behind_;
+  // host positions unless the last batch wrote the device staging
+  s.host_data = positions && !s.device_data;
+  if (s.host_data) {
+    const Bodies& b = sim_->bodies();
+    s.xyzm.resize(4 * b.size());
+    s.speed.resize(b.size());
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      s.xyzm[4 * i + 0] = static_cast<float>(b.x[i]);
+      s.xyzm[4 * i + 1] = static_cast<float>(b.y[i]);
+      s.xyzm[4 * i + 2] = static_cast<float>(b.z[i]);
+      s.xyzm[4 * i + 3] = static_cast<float>(b.m[i]);
+      s.speed[i] =
+          static_cast<float>(std::sqrt(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i]));
+    }
+  }
+  s.health_paused = health_paused_;
+  s.pause_reason = pause_reason_;
+  s.diag = diag_;
+  s.e0 = e0_;
+  if (s.map_version != map_version_) {
+    s.map = map_;
+    s.map_params = map_params_;
+    s.map_version = map_version_;
+  }
+  s.comparing = !compare_kernel_.empty() || !compare_queue_.empty();
+  s.compare_status = s.comparing ? "comparing: " + compare_kernel_ + " (" +
+                                       std::to_string(compare_queue_.size()) + " more)"
+                                 : std::string();
+  s.compare_results = compare_results_;
+  s.error = last_error_;
+  s.error_serial = error_serial_;
+  s.message = last_message_;
+  s.message_serial = message_serial_;
+}
+
+void SimRunner::publish(std::unique_lock<std::mutex>& lk) {
+  (void)lk;  // held by the caller
+  back_.version = front_.version + 1;
+  bool device = back_.device_data;
+  std::swap(front_, back_);
+  if (device) std::swap(front_dev_, back_dev_);
+  fresh_ = true;
+  // the trail samples and drift points travel separately: none is lost when the UI skips a state
+  trail_pending_.insert(trail_pending_.end(), trail_local_.begin(), trail_local_.end());
+  trail_pending_samples_ += trail_local_samples_;
+  trail_local_.clear();
+  trail_local_samples_ = 0;
+  drift_pending_.insert(drift_pending_.end(), drift_local_.begin(), drift_local_.end());
+  drift_local_.clear();
+  // a UI that does not take for a long time keeps only the newest samples
+  const std::size_t per_sample = 3 * std::max<std::size_t>(front_.n, 1);
+  const std::size_t max_samples = 4096;
+  if (trail_pending_samples_ > static_cast<int>(max_samples)) {
+    std::size_t drop = static_cast<std::size_t>(trail_pending_samples_) - max_samples;
+    trail_pending_.erase(trail_pending_.begin(),
+                         trail_pending_.begin() + static_cast<std::ptrdiff_t>(drop * per_sample));
+    trail_pending_samples_ = static_cast<int>(max_samples);
+  }
+  back_.device_data = false;
+  back_.batch_steps = 0;
+}
+
+void SimRunner::set_error(const std::string& e) {
+  last_error_ = e;
+  ++error_serial_;
+}
+
+void SimRunner::set_message(const std::string& m) {
+  last_message_ = m;
+  ++message_serial_;
+}
+
+}  // namespace nbody::app

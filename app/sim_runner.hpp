@@ -1,0 +1,236 @@
+#pragma once
+// The simulation beside the UI (MuJoCo `simulate` model): a physics thread owns the Simulation
+// (and so the active kernel), applies the requests the UI queues under a lock between steps,
+// paces the steps to the chosen speed, and publishes the latest finished state. The UI thread
+// takes that state when it draws and never waits for a step.
+//
+// Data paths: small scenes and CPU kernels publish host positions (float x, y, z, mass and
+// speed) that the UI uploads; GPU kernels whose output the UI can map write into device staging
+// buffers (two, swapped at publish), which the UI copies into its mapped vertex buffers.
+//
+// Without a thread (`threaded` false: the headless renderer and tests) run_frame() applies the
+// requests and runs one batch of params.steps_per_frame steps in the caller.
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "render/interop.hpp"
+#include "sim/activity_map.hpp"
+#include "sim/backend.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/scene.hpp"
+#include "sim/simulation.hpp"
+
+namespace nbody::app {
+
+/// Settings the UI pushes every frame (continuous values; no structural change).
+struct SimControls {
+  SimParams params;  ///< dt, softening, G, tunables; kernel and precision go by SwitchKernel
+  bool paused = false;
+  double speed = 0;        ///< simulated time per real second (threaded runs)
+  bool max_speed = false;  ///< as many steps as the kernel manages (threaded runs)
+  bool trails = false;     ///< sample host positions for trails
+  int trail_every = 1;     ///< steps between trail samples
+  bool map_enabled = false;
+  bool map_follow = true;  ///< refit the map bounds to the bodies about once a second
+  ActivityMapParams map;
+  bool health = true;              ///< energy and NaN/Inf checks about twice a second
+  double debug_step_delay_ms = 0;  ///< sleeps this long per batch (tests of a slow step)
+  bool device_output_ok = false;   ///< the UI can map its buffers (device staging path allowed)
+  long long reset_serial = 0;      ///< SimState::reset_serial the UI has adopted params from
+};
+
+/// A structural change queued by the UI and applied by the simulation thread between steps.
+struct SimRequest {
+  enum class Kind { Scene, Reset, SwitchKernel, SingleStep, Compare, Resume, FitMap };
+  Kind kind = Kind::Reset;
+  std::function<Scene()> make;  ///< Scene: builds the scene (on the simulation thread)
+  std::string what;             ///< Scene: "scene plummer", "file a.csv" (messages)
+  SimParams params;             ///< Scene, SwitchKernel: kernel, precision and tunables to use
+};
+
+/// One bar of the kernel comparison.
+struct CompareResult {
+  std::string kernel;
+  double interactions_per_s = 0;
+  double step_ms = 0;
+};
+
+/// The latest finished state, published by the simulation thread.
+struct SimState {
+  long long version = 0;               ///< increments with every publish
+  long long scene_serial = 0;          ///< increments with every new scene
+  long long reset_serial = 0;          ///< increments with every new scene or reset
+  std::shared_ptr<const Scene> scene;  ///< the scene as started (names, components, units)
+  std::size_t n = 0;
+  std::string kernel;  ///< the active kernel (Simulation owns it)
+  Precision precision = Precision::Float;
+  bool kernel_gpu = false;
+  SimParams params;  ///< applied parameters (after a new scene or reset: the scene's dt, G, ε)
+  double time = 0;
+  long long steps = 0;
+  double step_ms = 0;       ///< per step of the last batch, the kernel's own timing
+  int batch_steps = 0;      ///< steps of the last batch
+  StepWork work;            ///< the kernel's own count of its last step (interactions, phases)
+  double interactions = 0;  ///< force interactions per step (work.interactions)
+  double flops_per_interaction = 20;
+  bool behind = false;  ///< the kernel cannot keep up with the chosen speed
+  // positions: host arrays or the device staging (copy_device_front())
+  bool host_data = false;
+  std::vector<float> xyzm, speed;
+  bool device_data = false;
+  // health
+  bool health_paused = false;
+  std::string pause_reason;
+  std::optional<Diagnostics> diag;
+  double e0 = 0;
+  // activity map
+  long long map_version = 0;
+  ActivityMap map;
+  ActivityMapParams map_params;  ///< bounds the map was computed with
+  // kernel comparison
+  bool comparing = false;
+  std::string compare_status;
+  std::vector<CompareResult> compare_results;
+  // the latest error and message, with serials so the UI reports each once
+  std::string error, message;
+  long long error_serial = 0, message_serial = 0;
+};
+
+/// What accumulated since the UI's previous take(): trail samples and energy-drift points.
+struct SimUpdate {
+  bool fresh = false;        ///< the state is newer than the previous take
+  std::vector<float> trail;  ///< trail_samples × n × 3 floats, oldest first
+  int trail_samples = 0;
+  std::vector<float> drift;  ///< |dE/E0| values
+};
+
+class SimRunner {
+ public:
+  /// Starts on `scene` with `params` (throws nbody::Error when the scene or kernel is bad);
+  /// `threaded` starts the simulation thread.
+  SimRunner(Scene scene, const SimParams& params, bool threaded);
+  /// Stops and joins the thread.
+  ~SimRunner();
+  SimRunner(const SimRunner&) = delete;
+  SimRunner& operator=(const SimRunner&) = delete;
+
+  /// Replaces the controls (UI thread, once per frame).
+  void set_controls(const SimControls& c);
+  /// Queues a request.
+  void request(SimRequest r);
+  /// Moves the newest state into `state` when there is one (the UI's copy is recycled as the
+  /// next buffer) and hands over what accumulated since the last take.
+  SimUpdate take(SimState& state);
+  /// Without a thread: applies requests, runs one batch of params.steps_per_frame steps (unless
+  /// paused) and publishes.
+  void run_frame();
+  /// Copies the device staging of the newest state (float4 positions, float speeds of n bodies)
+  /// to `positions` and `speeds` (device pointers, e.g. mapped GL buffers). False when the
+  /// newest state is not on the device or has another N.
+  bool copy_device_front(void* positions, void* speeds, std::size_t n);
+
+  bool threaded() const { return threaded_; }
+  /// The current bodies (double); only without a thread (throws nbody::Error otherwise).
+  Bodies bodies_inline();
+  /// Seconds the running batch has taken so far (0 when none runs), and its step count.
+  double batch_running_s() const;
+  int batch_running_steps() const;
+
+  /// Bounds of the activity map fitted to the bodies in the map's plane: centred on the median,
+  /// half-width the 90th percentile distance plus 10 %.
+  static void fit_map_bounds(const Bodies& b, ActivityMapParams& p);
+
+ private:
+  void loop();
+  void apply_requests(std::unique_lock<std::mutex>& lk);
+  void apply(const SimRequest& r);
+  void start_scene(Scene scene, const SimParams& p, const std::string& what);
+  long long plan_batch(const SimControls& c, bool single, double& wait_s);
+  void run_batch(const SimControls& c, long long steps);
+  void step_compare();
+  void check_health(const SimControls& c, bool force);
+  void update_map(const SimControls& c, bool force);
+  void fill_back(const SimControls& c, bool positions);
+  void publish(std::unique_lock<std::mutex>& lk);
+  void set_error(const std::string& e);
+  void set_message(const std::string& m);
+  void reset_pacing();
+  SimParams active_params(const SimControls& c) const;
+
+  bool threaded_;
+  // guarded by mutex_
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  bool quit_ = false;
+  SimControls controls_;
+  std::deque<SimRequest> requests_;
+  SimState front_;
+  bool fresh_ = false;
+  std::vector<float> trail_pending_, drift_pending_;
+  int trail_pending_samples_ = 0;
+  int front_dev_ = 0;
+  double batch_started_ = 0;  // monotonic seconds, 0 when idle
+  int batch_steps_ = 0;
+
+  // simulation-thread state
+  std::unique_ptr<Simulation> sim_;
+  std::shared_ptr<const Scene> scene_;
+  SimParams active_;  // kernel, precision, tunables and the scene's dt/G/ε after start/reset
+  SimState back_;
+  std::vector<float> trail_local_;
+  int trail_local_samples_ = 0, trail_phase_ = 0;
+  std::vector<float> drift_local_;
+  render::DeviceStaging staging_pos_[2], staging_speed_[2];
+  int back_dev_ = 1;
+  bool staging_failed_ = false;
+  bool positions_dirty_ = false;  // a new scene or reset: publish positions even when paused
+  std::string last_error_, last_message_;
+  long long error_serial_ = 0, message_serial_ = 0;
+  long long scene_serial_ = 0, reset_serial_ = 0;
+  int single_steps_ = 0;
+  bool health_paused_ = false;
+  std::string pause_reason_;
+  // pacing
+  double anchor_real_ = 0, anchor_sim_ = 0, est_step_s_ = 0;
+  double last_speed_ = -1, last_dt_ = -1;
+  bool last_max_ = false, running_ = false, behind_ = false;
+  // health
+  std::future<Diagnostics> diag_future_;
+  std::optional<Diagnostics> diag_;
+  double e0_ = 0, last_health_ = 0;
+  bool have_e0_ = false;
+  // map
+  ActivityMap map_;
+  ActivityMapParams map_params_;
+  long long map_version_ = 0;
+  double last_map_ = 0, last_fit_ = 0;
+  bool map_fit_pending_ = true;
+  // comparison
+  std::deque<std::string> compare_queue_;
+  std::vector<CompareResult> compare_results_;
+  std::string compare_kernel_;
+  SimParams compare_restore_;
+  double compare_start_ = 0, compare_ms_ = 0;
+  long long compare_steps_ = 0;
+  bool compare_warm_ = false;
+
+  std::thread thread_;  // last: started after everything above exists
+};
+
+/// The kernel's parameters for `kernel` with its tunables at their defaults, other fields of `p`
+/// kept; float/double forced where the kernel supports only one.
+SimParams params_for_kernel(const SimParams& p, const std::string& kernel);
+
+/// Seconds on a monotonic clock.
+double now_seconds();
+
+}  // namespace nbody::app

@@ -1,0 +1,102 @@
+#include "app/startup.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/sim_runner.hpp"
+#include "sim/backend.hpp"
+#include "sim/error.hpp"
+#include "sim/scene.hpp"
+#include "sim/simulation.hpp"
+
+namespace nbody::app {
+namespace {
+
+// wall milliseconds per step of `kernel` on `scene` at n: one warm-up step, then the fastest of
+// up to 5 steps within 0.3 s (the minimum is robust against other programs on the machine)
+double time_step(const std::string& scene_name, const std::string& kernel, std::size_t n) {
+  SceneParams sp;
+  sp.n = n;
+  Scene scene = make_scene(scene_name, sp);
+  SimParams p = params_for_kernel(SimParams{}, kernel);
+  p.dt = scene.dt;
+  p.softening = scene.softening;
+  p.G = scene.units.G;
+  Simulation sim(std::move(scene), p);
+  sim.step(p);
+  int steps = 0;
+  double t0 = now_seconds(), best = 1e300;
+  while (steps < 5 && (steps == 0 || now_seconds() - t0 < 0.3)) {
+    double s0 = now_seconds();
+    sim.step(p);
+    best = std::min(best, now_seconds() - s0);
+    ++steps;
+  }
+  return best * 1e3;
+}
+
+std::string line(const std::string& kernel, std::size_t n, double ms) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s at N = %s: %.3g ms/step", kernel.c_str(),
+                with_commas(n).c_str(), ms);
+  return buf;
+}
+
+}  // namespace
+
+std::string with_commas(std::size_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+StartupMeasurement measure_startup(const std::string& scene,
+                                   const std::vector<std::string>& kernels, std::size_t n_min,
+                                   std::size_t n_max, double target_ms) {
+  StartupMeasurement m;
+  // the fastest kernel at a probe size
+  std::size_t probe = std::clamp<std::size_t>(n_min * 2, n_min, n_max);
+  double best = 0;
+  for (const std::string& k : kernels) {
+    try {
+      double ms = time_step(scene, k, probe);
+      m.lines.push_back(line(k, probe, ms));
+      if (m.kernel.empty() || ms < best) m.kernel = k, best = ms;
+    } catch (const std::exception& e) {
+      m.lines.push_back(k + ": " + e.what());
+    }
+  }
+  if (m.kernel.empty()) fail("no kernel ran at start-up: ", m.lines.empty() ? "" : m.lines[0]);
+  // O(N²): the N that the target allows, as a power of two, then checked by a measurement
+  double scale = std::sqrt(target_ms / std::max(best, 1e-6));
+  double want = static_cast<double>(probe) * scale;
+  std::size_t n = n_min;
+  while (n * 2 <= n_max && static_cast<double>(n * 2) <= want)
+    n *= 2;
+  double ms = n == probe ? best : time_step(scene, m.kernel, n);
+  if (n != probe) m.lines.push_back(line(m.kernel, n, ms));
+  while (ms > target_ms && n / 2 >= n_min) {
+    n /= 2;
+    ms = time_step(scene, m.kernel, n);
+    m.lines.push_back(line(m.kernel, n, ms));
+  }
+  // a noisy probe (other programs on the machine) can undershoot: grow while there is room
+  while (ms * 4.0 < target_ms && n * 2 <= n_max) {
+    double next = time_step(scene, m.kernel, n * 2);
+    m.lines.push_back(line(m.kernel, n * 2, next));
+    if (next > target_ms) break;
+    n *= 2;
+    ms = next;
+  }
+  m.n = n;
+  m.step_ms = ms;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "N = %s on %s: %.3g ms/step measured at start-up",
+                with_commas(n).c_str(), m.kernel.c_str(), ms);
+  m.summary = buf;
+  return m;
+}
+
+}  // namespace nbody::app

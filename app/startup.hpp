@@ -1,0 +1,30 @@
+#pragma once
+// Defaults that fit the machine: a short measurement at start-up picks the kernel and the number
+// of bodies of a generated scene so that a step takes well under the frame budget here.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace nbody::app {
+
+struct StartupMeasurement {
+  std::string kernel;
+  std::size_t n = 0;
+  double step_ms = 0;  ///< measured at n with kernel
+  /// every candidate measured: "cpu-symmetric 4,096: 12.1 ms/step"
+  std::vector<std::string> lines;
+  std::string summary;  ///< "N = 4,096 on cpu-symmetric: 12 ms/step measured at start-up"
+};
+
+/// Measures a few steps of `scene` for each kernel in `kernels` at a probe N, takes the fastest,
+/// then the largest power-of-two N in [n_min, n_max] whose measured step stays under
+/// `target_ms`. Throws nbody::Error when no kernel runs.
+StartupMeasurement measure_startup(const std::string& scene,
+                                   const std::vector<std::string>& kernels, std::size_t n_min,
+                                   std::size_t n_max, double target_ms);
+
+/// "4,096"
+std::string with_commas(std::size_t n);
+
+}  // namespace nbody::app

@@ -1,0 +1,77 @@
+// The real window under Xvfb with a deliberately slow simulation (--debug-step-delay adds a
+// sleep to every batch of steps): the UI keeps drawing frames while the steps are slow, and
+// --exit-after / --stats end the run and write the JSON summary. Functional, not a speed test.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+const std::string kNbody = std::string(NBODY_BINARY_DIR) + "/bin/nbody";
+
+bool on_path(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+int exit_code(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST(GuiThreaded, UiFramesKeepComingWhileStepsAreSlowAndStatsAreWritten) {
+  if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
+  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_threaded";
+  std::filesystem::create_directories(dir);
+  auto stats = (dir / "stats.json").string();
+  std::filesystem::remove(stats);
+  // every batch sleeps 700 ms: a UI that waited for steps would draw fewer than 2 frames/s
+  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
+                    " --width 1024 --height 768 --kernel cpu-openmp --scene plummer -n 512"
+                    " --debug-step-delay 700 --exit-after 5 --stats " +
+                    stats + " > " + (dir / "log.txt").string() + " 2>&1";
+  int rc = exit_code(std::system(cmd.c_str()));
+  ASSERT_EQ(rc, 0) << "the app failed; see " << (dir / "log.txt").string();
+  std::ifstream in(stats);
+  ASSERT_TRUE(in.good()) << "no stats file";
+  nlohmann::json j = nlohmann::json::parse(in);
+  for (const char* key :
+       {"ui_frames", "ui_fps_median", "sim_steps", "sim_step_ms_median", "kernel", "n", "scene"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["kernel"], "cpu-openmp");
+  EXPECT_EQ(j["n"], 512);
+  EXPECT_EQ(j["scene"], "plummer");
+  long long frames = j["ui_frames"], batches = j["sim_batches"];
+  // the simulation ran, slowly: at most one batch per 0.7 s in 5 s
+  EXPECT_GE(batches, 1);
+  EXPECT_LE(batches, 9);
+  EXPECT_GE(j["sim_steps"].get<long long>(), 1);
+  // the UI went on drawing: many more frames than batches
+  EXPECT_GE(frames, 3 * batches + 10) << "frames " << frames << ", batches " << batches;
+  EXPECT_GT(j["ui_fps_median"].get<double>(), 2.0);
+}
+
+TEST(GuiThreaded, SolarSystemStartsInDoubleWithDateAndNames) {
+  if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
+  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_solar";
+  std::filesystem::create_directories(dir);
+  auto stats = (dir / "stats.json").string();
+  auto shot = (dir / "solar.png").string();
+  std::filesystem::remove(stats);
+  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
+                    " --width 1024 --height 768 --scene solar-system --exit-after 3 --stats " +
+                    stats + " --screenshot " + shot + " > " + (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << (dir / "log.txt").string();
+  std::ifstream in(stats);
+  ASSERT_TRUE(in.good());
+  nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["precision"], "double");
+  EXPECT_EQ(j["n"], 11);
+  EXPECT_GT(j["sim_time"].get<double>(), 0.0);
+  EXPECT_TRUE(std::filesystem::exists(shot));
+}
