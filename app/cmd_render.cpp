@@ -37,6 +37,10 @@ void register_gui_commands(CLI::App& app) {
                  "the start-up measurement picks N and kernel for this step time")
       ->capture_default_str()
       ->group("Window");
+  app.add_option("--tree-cells", g.tree_cells,
+                 "tree kernels: start with the tree's cells drawn as boxes down to DEPTH (0..8)")
+      ->check(CLI::Range(0, 8))
+      ->group("Window");
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");

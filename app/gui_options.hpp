@@ -16,6 +16,7 @@ struct GuiOptions {
   std::string stats;               ///< JSON written at exit: frames, fps, steps, step time, ...
   double debug_step_delay_ms = 0;  ///< sleep per batch of steps (tests of a slow simulation)
   double target_step_ms = 20;      ///< the start-up measurement aims at this step time
+  int tree_cells = -1;  ///< >= 0: tree kernels start with their cells drawn to this depth
 };
 
 /// The process-wide window options.

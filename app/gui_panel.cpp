@@ -169,6 +169,43 @@ void scene_section(Viewer& v, PanelState& s) {
   }
 }
 
+// the kernel's force error vs the direct sum (measured in the background every few seconds)
+// and, for a tree kernel, the wireframe of its cells
+void accuracy_lines(Viewer& v, const KernelInfo& k) {
+  const SimState& st = v.state();
+  ImGui::Checkbox("check accuracy", &v.accuracy);
+  help_marker(
+      "Every few seconds the force on 256 bodies spread over the system is recomputed by the "
+      "direct sum in double precision on a worker thread and compared with this kernel's");
+  if (v.accuracy) {
+    if (st.accuracy && st.accuracy->kernel == st.kernel) {
+      const AccuracyReport& r = *st.accuracy;
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "force error vs direct sum (%zu bodies, %.0f s ago): median %.2g, 99%% %.2g, "
+                    "max %.2g",
+                    r.sample, std::max(0.0, now_seconds() - st.accuracy_wall), r.error.median,
+                    r.error.p99, r.error.max);
+      wrapped(buf);
+    } else {
+      wrapped("force error vs direct sum: measuring...");
+    }
+  }
+  if (!k.find_tunable("theta")) return;
+  ImGui::Checkbox("show tree cells", &v.tree_boxes);
+  help_marker(
+      "The octree of the last step as wireframe boxes, shallow cells orange, deep ones blue: "
+      "far from a body, a whole box acts as one mass at its centre of mass");
+  if (v.tree_boxes) {
+    ImGui::SliderInt("cell depth", &v.tree_depth, 0, 8);
+    if (st.has_tree) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%zu cells drawn", st.tree.size());
+      wrapped(buf);
+    }
+  }
+}
+
 void kernel_section(Viewer& v) {
   const KernelInfo* cur = nullptr;
   for (const auto& k : kernel_table())
@@ -221,6 +258,7 @@ void kernel_section(Viewer& v) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (allowed: %s)", t.help.c_str(), t.allowed().c_str());
   }
+  accuracy_lines(v, *cur);
   int prec = v.state().precision == Precision::Double ? 1 : 0;
   if (!cur->supports_float) ImGui::BeginDisabled();
   bool changed = ImGui::RadioButton("float", &prec, 0);

@@ -67,6 +67,7 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threade
     : params(p),
       particles_(std::make_unique<render::ParticleRenderer>()),
       trails_(std::make_unique<render::Trails>()),
+      boxes_(std::make_unique<render::CellBoxes>()),
       density_(std::make_unique<render::DensityTexture>()),
       timer_(std::make_unique<render::GpuTimer>()),
       hdr_(std::make_unique<render::HdrTarget>()),
@@ -120,6 +121,9 @@ SimControls Viewer::controls() const {
   c.map_follow = map.follow;
   c.map = map.params;
   c.health = health;
+  c.accuracy = accuracy;
+  c.tree_boxes = tree_boxes;
+  c.tree_depth = tree_depth;
   c.debug_step_delay_ms = debug_step_delay_ms;
   c.device_output_ok = path_ == DataPath::Interop;
   c.reset_serial = seen_reset_;
@@ -445,6 +449,7 @@ void Viewer::draw(int width, int height) {
   }
   if (trails_enabled && trails_on_) trails_->draw(view_proj_, 1.0f);
   particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style);
+  if (tree_boxes && state_.has_tree) boxes_->draw(view_proj_, 0.35f, tree_depth);
   hdr_->resolve(static_cast<GLuint>(target), tone);
 }
 
@@ -464,6 +469,16 @@ void Viewer::frame(int width, int height) {
   if (!runner_->threaded()) runner_->run_frame();
   SimUpdate u = runner_->take(state_);
   adopt_state(u);
+  // the tree's cells, when the simulation published new ones
+  if (state_.tree_version != boxes_version_) {
+    std::vector<render::Box> boxes;
+    boxes.reserve(state_.tree.size());
+    for (const TreeCell& t : state_.tree)
+      boxes.push_back({static_cast<float>(t.cx), static_cast<float>(t.cy), static_cast<float>(t.cz),
+                       static_cast<float>(t.half), t.level});
+    boxes_->set(boxes);
+    boxes_version_ = state_.tree_version;
+  }
   if (trails_enabled && !trails_on_ && !xyzm_.empty()) positions_new_ = true;
   upload_positions();
   // follow a body: the camera's target moves with it

@@ -14,6 +14,7 @@
 
 #include "app/sim_runner.hpp"
 #include "render/camera.hpp"
+#include "render/cell_boxes.hpp"
 #include "render/hdr.hpp"
 #include "render/interop.hpp"
 #include "render/map_overlay.hpp"
@@ -111,6 +112,9 @@ class Viewer {
   bool labels = true;
   int follow = -1;  ///< body the camera follows (-1: none)
   bool health = true;
+  bool accuracy = true;     ///< force error vs the direct sum every few seconds (panel line)
+  bool tree_boxes = false;  ///< draw a tree kernel's cells as wireframe boxes
+  int tree_depth = 4;       ///< deepest level of boxes drawn
   double debug_step_delay_ms = 0;
   float view_offset_px = 0;  ///< the 3D view's centre moves right by this many pixels (panel)
   PendingRequest pending;
@@ -195,6 +199,8 @@ class Viewer {
 
   std::unique_ptr<render::ParticleRenderer> particles_;
   std::unique_ptr<render::Trails> trails_;
+  std::unique_ptr<render::CellBoxes> boxes_;
+  long long boxes_version_ = -1;
   std::unique_ptr<render::DensityTexture> density_;
   std::unique_ptr<render::GpuTimer> timer_;
   std::unique_ptr<render::HdrTarget> hdr_;

@@ -226,6 +226,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
   if (launch_options.steps_per_frame > 1)
     viewer.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
   viewer.debug_step_delay_ms = opt.debug_step_delay_ms;
+  if (opt.tree_cells >= 0) {
+    viewer.tree_boxes = true;
+    viewer.tree_depth = opt.tree_cells;
+  }
   viewer.startup = startup;
   PanelState panel;
   panel.open = opt.panel_open;

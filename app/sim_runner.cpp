@@ -171,6 +171,8 @@ void SimRunner::run_frame() {
   } else {
     check_health(c, false);
     update_map(c, false);
+    update_accuracy(c);
+    update_tree(c);
     fill_back(c, std::exchange(positions_dirty_, false));
   }
   lk.lock();
@@ -196,6 +198,8 @@ void SimRunner::loop() {
                      map_params_.scale != c.map.scale;
       update_map(c, changed && c.map_enabled);
       check_health(c, false);
+      update_accuracy(c);
+      update_tree(c);
       fill_back(c, std::exchange(positions_dirty_, false));
       lk.lock();
       publish(lk);
@@ -276,6 +280,7 @@ void SimRunner::apply(const SimRequest& r) {
       try {
         sim_->set_backend(p);
         active_ = p;
+        forget_kernel_views();
         est_step_s_ = 0;
         reset_pacing();
         set_message("kernel " + p.kernel + " (" + precision_name(p.precision) + ")");
@@ -328,6 +333,7 @@ void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string&
   sim_ = std::move(sim);
   scene_ = std::move(scene_ptr);
   active_ = p;
+  forget_kernel_views();
   ++scene_serial_;
   ++reset_serial_;
   have_e0_ = false;
@@ -483,6 +489,8 @@ void SimRunner::run_batch(const SimControls& c, long long steps) {
   compare_warm_ = !compare_kernel_.empty();
   check_health(c, false);
   update_map(c, false);
+  update_accuracy(c);
+  update_tree(c);
   positions_dirty_ = false;
   fill_back(c, true);
 }
@@ -614,6 +622,59 @@ void SimRunner::update_map(const SimControls& c, bool force) {
   }
 }
 
+void SimRunner::forget_kernel_views() {
+  // a report or tree of the previous kernel or scene is not shown for the new one
+  accuracy_.reset();
+  ++probe_serial_;
+  last_accuracy_ = 0;
+  has_tree_ = false;
+  tree_.clear();
+  ++tree_version_;
+}
+
+void SimRunner::update_accuracy(const SimControls& c) {
+  // a finished check, if it belongs to the current kernel and scene
+  if (auto r = probe_.poll(); r && accuracy_serial_ == probe_serial_) {
+    accuracy_ = *r;
+    accuracy_wall_ = now_seconds();
+  }
+  if (!c.accuracy || sim_->size() < 2) return;
+  // new tunables (theta, leaf size, ...): the old report no longer applies; check again now
+  const SimParams p = active_params(c);
+  if (p.tunables != accuracy_tunables_) {
+    accuracy_tunables_ = p.tunables;
+    accuracy_.reset();
+    ++probe_serial_;
+    last_accuracy_ = 0;
+  }
+  if (probe_.busy()) return;
+  // every 3 s, or every 20 steps' time when a step is slow (the check costs one force
+  // evaluation here and a sampled direct sum on a worker thread)
+  const double now = now_seconds();
+  const double every = std::max(3.0, 20.0 * sim_->backend().last_step_ms() * 1e-3);
+  if (last_accuracy_ > 0 && now - last_accuracy_ < every) return;
+  last_accuracy_ = now;
+  try {
+    std::vector<double> ax, ay, az;
+    sim_->backend().compute_accelerations(p, ax, ay, az);
+    accuracy_serial_ = probe_serial_;
+    probe_.start(sim_->bodies(), ax, ay, az, p.G, p.softening, 256, sim_->kernel(), sim_->time());
+  } catch (const std::exception& e) {
+    set_error(std::string("accuracy check: ") + e.what());
+  }
+}
+
+void SimRunner::update_tree(const SimControls& c) {
+  if (!c.tree_boxes) return;
+  const double now = now_seconds();
+  if (now - last_tree_ < 0.25) return;
+  last_tree_ = now;
+  has_tree_ = sim_->backend().tree_cells(std::clamp(c.tree_depth, 0, 10), tree_);
+  // at most 100,000 boxes (2.4 million line vertices)
+  if (tree_.size() > 100000) tree_.resize(100000);
+  ++tree_version_;
+}
+
 void SimRunner::fill_back(const SimControls& c, bool positions) {
   SimState& s = back_;
   s.scene_serial = scene_serial_;
@@ -665,6 +726,13 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
                                        std::to_string(compare_queue_.size()) + " more)"
                                  : std::string();
   s.compare_results = compare_results_;
+  s.accuracy = accuracy_;
+  s.accuracy_wall = accuracy_wall_;
+  s.has_tree = has_tree_;
+  if (s.tree_version != tree_version_) {
+    s.tree = tree_;
+    s.tree_version = tree_version_;
+  }
   s.error = last_error_;
   s.error_serial = error_serial_;
   s.message = last_message_;

@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "render/interop.hpp"
+#include "sim/accuracy_probe.hpp"
 #include "sim/activity_map.hpp"
 #include "sim/backend.hpp"
 #include "sim/diagnostics.hpp"
@@ -43,6 +45,9 @@ struct SimControls {
   bool map_follow = true;  ///< refit the map bounds to the bodies about once a second
   ActivityMapParams map;
   bool health = true;              ///< energy and NaN/Inf checks about twice a second
+  bool accuracy = true;            ///< force error vs the direct sum every few seconds
+  bool tree_boxes = false;         ///< publish the tree kernel's cells for the wireframe
+  int tree_depth = 4;              ///< deepest level of cells published
   double debug_step_delay_ms = 0;  ///< sleeps this long per batch (tests of a slow step)
   bool device_output_ok = false;   ///< the UI can map its buffers (device staging path allowed)
   long long reset_serial = 0;      ///< SimState::reset_serial the UI has adopted params from
@@ -92,6 +97,13 @@ struct SimState {
   std::string pause_reason;
   std::optional<Diagnostics> diag;
   double e0 = 0;
+  // accuracy of the active kernel: per-body force error vs the direct sum on a sample
+  std::optional<AccuracyReport> accuracy;
+  double accuracy_wall = 0;  ///< monotonic seconds when it was measured
+  // tree kernels: the cells of the last tree (when SimControls::tree_boxes)
+  bool has_tree = false;
+  long long tree_version = 0;
+  std::vector<TreeCell> tree;
   // activity map
   long long map_version = 0;
   ActivityMap map;
@@ -159,6 +171,9 @@ class SimRunner {
   void step_compare();
   void check_health(const SimControls& c, bool force);
   void update_map(const SimControls& c, bool force);
+  void update_accuracy(const SimControls& c);
+  void update_tree(const SimControls& c);
+  void forget_kernel_views();
   void fill_back(const SimControls& c, bool positions);
   void publish(std::unique_lock<std::mutex>& lk);
   void set_error(const std::string& e);
@@ -214,6 +229,15 @@ class SimRunner {
   long long map_version_ = 0;
   double last_map_ = 0, last_fit_ = 0;
   bool map_fit_pending_ = true;
+  // accuracy and tree
+  AccuracyProbe probe_;
+  std::optional<AccuracyReport> accuracy_;
+  double accuracy_wall_ = 0, last_accuracy_ = 0, last_tree_ = 0;
+  long long probe_serial_ = 0, accuracy_serial_ = 0;  // a report of an older kernel is dropped
+  std::map<std::string, double> accuracy_tunables_;
+  bool has_tree_ = false;
+  long long tree_version_ = 0;
+  std::vector<TreeCell> tree_;
   // comparison
   std::deque<std::string> compare_queue_;
   std::vector<CompareResult> compare_results_;

@@ -17,3 +17,5 @@ nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_threaded.cpp gl nlohmann
 add_dependencies(test_gui_threaded nbody)
 # pure helpers of the window (no GL context needed)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)
+# the simulation thread's accuracy check and tree cells (label app, no GL)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_sim_runner.cpp app nbody_gui)
