@@ -52,7 +52,8 @@ TEST(Output, DevicesFifosAndDirectoriesAreRefused) {
   ASSERT_EQ(::lstat((d / "fifo").c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
   // finding 9: a directory gave "cannot write (Success)"
-  EXPECT_ERROR_MENTIONS([&] { io::save(plummerish(), d.str(), io::Format::Csv); }, "is a directory");
+  EXPECT_ERROR_MENTIONS([&] { io::save(plummerish(), d.str(), io::Format::Csv); },
+                        "is a directory");
   EXPECT_EQ(leftovers(d.str()), 0);
 }
 
@@ -149,7 +150,8 @@ TEST(Output, EveryFormatRecordsTheRun) {
   so.run = run;
   std::vector<std::string> notes;
   so.notice = [&](const std::string& m) { notes.push_back(m); };
-  for (auto [f, name] : {std::pair{io::Format::Csv, "r.csv"}, {io::Format::Binary, "r.bin"},
+  for (auto [f, name] : {std::pair{io::Format::Csv, "r.csv"},
+                         {io::Format::Binary, "r.bin"},
                          {io::Format::Agora, "r_agora"}}) {
     SCOPED_TRACE(name);
     if (f == io::Format::Agora) s.units = units::agora();
@@ -245,12 +247,14 @@ TEST(Output, TinyPhiIsNotTheNvidiaVariant) {
 
 // finding 9: a 10 MB field was echoed; a NUL byte cut the message
 TEST(Output, MessagesQuoteShortAndEscaped) {
-  std::string big = "# nbody csv v1 units=henon G=1\n" + std::string(10 << 20, 'a') + ",0,0,0,0,0,1\n";
+  std::string big =
+      "# nbody csv v1 units=henon G=1\n" + std::string(10 << 20, 'a') + ",0,0,0,0,0,1\n";
   std::istringstream in(big);
   const std::string m = error_of([&] { io::read_csv(in, "big.csv"); });
   EXPECT_LT(m.size(), 300u) << m.substr(0, 300);
   EXPECT_NE(m.find("big.csv:2"), std::string::npos) << m.substr(0, 300);
-  std::istringstream nul(std::string("# nbody csv v1 units=henon G=1\n1") + '\0' + "x,0,0,0,0,0,1\n");
+  std::istringstream nul(std::string("# nbody csv v1 units=henon G=1\n1") + '\0' +
+                         "x,0,0,0,0,0,1\n");
   const std::string m2 = error_of([&] { io::read_csv(nul, "nul.csv"); });
   EXPECT_NE(m2.find("\\x00"), std::string::npos) << m2;
   EXPECT_NE(m2.find("is not a number"), std::string::npos) << m2;
