@@ -188,7 +188,7 @@ bool is_column_header(std::string_view l) {
 std::size_t count_lines(std::istream& in) {
   const auto start = in.tellg();
   if (start == std::streampos(-1)) return 0;
-  std::vector<char> buf(1u << 20);
+  std::vector<char> buf(1u << 16);
   std::size_t n = 1;
   while (in.read(buf.data(), std::streamsize(buf.size())) || in.gcount() > 0) {
     n += std::size_t(std::count(buf.data(), buf.data() + in.gcount(), '\n'));

@@ -166,8 +166,10 @@ OutputTarget resolve_output(const std::string& path) {
 AtomicFile::AtomicFile(const std::string& path) : name_(path), target_(resolve_output(path)) {
   // a unique temporary file next to the target: same file system, so rename is atomic
   const fs::path tp(target_.path);
-  std::string tmpl =
-      (fs::path(dir_of(target_.path)) / ("." + tp.filename().string() + ".nbody-XXXXXX")).string();
+  std::string base = ".";
+  base += tp.filename().string();
+  base += ".nbody-XXXXXX";
+  std::string tmpl = (fs::path(dir_of(target_.path)) / base).string();
   fd_ = ::mkstemp(tmpl.data());
   if (fd_ < 0)
     fail(path, ": cannot create a temporary file in ", dir_of(target_.path), ": ", os_error(errno));
