@@ -21,6 +21,7 @@
 
 #include "app/commands.hpp"
 #include "app/launch.hpp"
+#include "app/progress.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/scene.hpp"
@@ -357,6 +358,13 @@ void run_bench(const BenchOptions& o) {
               "prec", "N", "block", "other", "ms/step", "min", "max", "inter/s", "GFLOP/s",
               "speedup", "err-med", "err-p99", "err-max");
   std::vector<Row> rows;
+  int failed = 0;
+  // one bar over every configuration (on a terminal)
+  std::size_t configs = 0;
+  for (const KernelInfo* k : kernels)
+    configs += tunable_grid(*k, o).size();
+  ProgressBar bar("bench", double(configs * o.n.size() * precisions.size()));
+  double done_configs = 0;
   for (long long n : o.n) {
     const Bodies bodies = make_bodies(n, o.seed, o.distribution);
     for (Precision requested : precisions) {
@@ -375,19 +383,24 @@ void run_bench(const BenchOptions& o) {
             std::find(precisions.begin(), precisions.end(), pr) != precisions.end())
           continue;  // measured under its own precision
         for (const auto& tun : tunable_grid(*k, o)) {
+          bar.update(done_configs++);
           try {
             rows.push_back(measure(*k, pr, pr == Precision::Double ? bodies : held,
                                    pr == requested ? ref : ref_d, tun, o));
           } catch (const Error& e) {
+            if (ProgressBar::enabled()) std::fprintf(stderr, "\r\033[K");
             std::printf("%-14s %-6s %9lld  failed: %s\n", k->name.c_str(), precision_name(pr), n,
                         e.what());
+            ++failed;
             continue;
           }
+          if (ProgressBar::enabled()) std::fprintf(stderr, "\r\033[K");
           print_row(rows.back());
         }
       }
     }
   }
+  bar.finish();
   // speedup vs the best naive (or the first kernel's best) of the same precision and N
   const std::string base =
       std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.kernel == "naive"; })
@@ -426,6 +439,8 @@ void run_bench(const BenchOptions& o) {
         tunables_text(*r).c_str(), r->ms_median, r->interactions, r->gflops, r->err_median);
   if (!o.csv.empty()) write_csv(o.csv, rows, device);
   if (!o.json.empty()) write_json(o.json, rows, device, gpu, o);
+  if (rows.empty()) fail("bench: every configuration failed (", failed, " failures above)");
+  if (failed > 0) std::printf("\n%d configuration(s) failed (see above)\n", failed);
 }
 
 }  // namespace
@@ -438,25 +453,44 @@ void register_bench_command(CLI::App& app) {
       "the error against the double-precision reference on a sample of bodies");
   cmd->add_option("--kernels", o->kernels,
                   "kernels to run, comma-separated (default: all this machine can run)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> v{"all"};
+        for (const KernelInfo& k : kernel_table())
+          v.push_back(k.name);
+        return v;
+      }()));
   cmd->add_option("--precision", o->precisions, "float, double or float,double")
       ->delimiter(',')
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--n", o->n, "numbers of bodies, comma-separated")
       ->delimiter(',')
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 268435456.0));
   add_tunable_options(*cmd, o->tunables, "Kernel tunables (comma-separated lists are swept)", true);
-  cmd->add_option("--steps", o->steps, "leapfrog steps per timed repeat")->capture_default_str();
+  cmd->add_option("--steps", o->steps, "leapfrog steps per timed repeat")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--repeats", o->repeats, "timed repeats (median, min, max)")
-      ->capture_default_str();
-  cmd->add_option("--warmup", o->warmup, "warm-up steps before timing")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  cmd->add_option("--warmup", o->warmup, "warm-up steps before timing")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--sample", o->sample, "bodies checked against the reference (>= 256)")
-      ->capture_default_str();
-  cmd->add_option("--softening", o->softening, "softening length eps")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(256, 1 << 24));
+  cmd->add_option("--softening", o->softening, "softening length eps")
+      ->capture_default_str()
+      ->check(finite_number(false));
   cmd->add_option("--budget", o->budget_s,
                   "seconds of timed steps per configuration; fewer steps when one is slow")
-      ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "random seed of the bodies")->capture_default_str();
+      ->capture_default_str()
+      ->check(finite_number(true));
+  cmd->add_option("--seed", o->seed, "random seed of the bodies")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 4294967295.0));
   cmd->add_option("--distribution", o->distribution,
                   "bodies: sphere (uniform in the unit sphere), cube (uniform in [-1,1]^3) or a "
                   "generated scene such as plummer or galaxy-collision")

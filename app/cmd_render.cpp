@@ -1,9 +1,16 @@
 // `nbody render` (headless frames through EGL) and the window's extra top-level options.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "app/commands.hpp"
 #include "app/gui_options.hpp"
 #include "app/headless.hpp"
+#include "app/progress.hpp"
+#include "sim/error.hpp"
 
 namespace nbody::app {
 
@@ -57,21 +64,40 @@ void register_gui_commands(CLI::App& app) {
   };
   auto st = std::make_shared<State>();
   add_launch_options(*cmd, st->launch);
-  cmd->add_option("--frames", st->opt.frames, "frames to render")->capture_default_str();
+  cmd->add_option("--frames", st->opt.frames, "frames to render")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
   cmd->add_option("--out", st->opt.out_dir, "output directory for PNG frames and summary.json")
       ->required();
-  cmd->add_option("--width", st->opt.width, "image width")->capture_default_str();
-  cmd->add_option("--height", st->opt.height, "image height")->capture_default_str();
+  cmd->add_option("--width", st->opt.width, "image width")
+      ->capture_default_str()
+      ->check(CLI::Range(16, 8192));
+  cmd->add_option("--height", st->opt.height, "image height")
+      ->capture_default_str()
+      ->check(CLI::Range(16, 8192));
   cmd->add_option("--png-every", st->opt.png_every, "write every k-th frame (0: only the last)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10000000));
   cmd->add_flag("--no-interop", st->no_interop, "copy device -> host -> GL instead of interop");
   cmd->add_flag("!--no-energy", st->opt.energy, "skip the O(N^2) energy check");
   cmd->add_flag("--map", st->opt.map, "compute the activity map and draw it as an overlay");
   cmd->add_flag("--fit", st->opt.fit, "fit the camera to the bodies");
   cmd->callback([st] {
     st->opt.interop = !st->no_interop;
+    // the output directory is checked before the scene is built
+    {
+      std::error_code ec;
+      std::filesystem::create_directories(st->opt.out_dir, ec);
+      if (ec || !std::filesystem::is_directory(st->opt.out_dir) ||
+          ::access(st->opt.out_dir.c_str(), W_OK | X_OK) != 0)
+        fail("--out ", st->opt.out_dir, ": cannot write there (",
+             ec ? ec.message() : std::string(std::strerror(errno)), ")");
+    }
     Launch l = make_launch(st->launch);
+    auto bar = std::make_shared<ProgressBar>("render", double(st->opt.frames));
+    st->opt.progress = [bar](int done) { bar->update(done); };
     int rc = run_headless(l, st->opt);
+    bar->finish();
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }

@@ -1,4 +1,5 @@
 // `nbody simulate`: run a scene without a window and print its diagnostics.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -6,6 +7,7 @@
 
 #include "app/commands.hpp"
 #include "app/launch.hpp"
+#include "app/progress.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/simulation.hpp"
@@ -20,7 +22,54 @@ struct SimulateOptions {
   std::string output;
   std::string output_format;
   bool list_scenes = false, list_kernels = false;
+  bool no_diagnostics = false;
 };
+
+// above this N the potential energy is estimated from a sample of bodies (O(sample x N))
+constexpr std::size_t kExactDiagnostics = 65536;
+
+// diagnostics whose potential is estimated from the bodies `idx` against all (the rest is
+// exact, O(N)): W ~ (N / S) x sum over the sample of -1/2 G m_i sum_j m_j / sqrt(r² + ε²)
+Diagnostics sampled_diagnostics(const Bodies& b, double G, double eps,
+                                const std::vector<std::size_t>& idx) {
+  Diagnostics d;
+  const std::size_t n = b.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const double m = b.m[i];
+    const double v2 = b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i];
+    d.kinetic += 0.5 * m * v2;
+    d.momentum[0] += m * b.vx[i], d.momentum[1] += m * b.vy[i], d.momentum[2] += m * b.vz[i];
+    d.angular_momentum[0] += m * (b.y[i] * b.vz[i] - b.z[i] * b.vy[i]);
+    d.angular_momentum[1] += m * (b.z[i] * b.vx[i] - b.x[i] * b.vz[i]);
+    d.angular_momentum[2] += m * (b.x[i] * b.vy[i] - b.y[i] * b.vx[i]);
+    d.centre_of_mass[0] += m * b.x[i], d.centre_of_mass[1] += m * b.y[i],
+        d.centre_of_mass[2] += m * b.z[i];
+    d.mass += m;
+    if (!std::isfinite(b.x[i] + b.y[i] + b.z[i] + v2)) d.finite = false;
+  }
+  if (d.mass > 0)
+    for (int k = 0; k < 3; ++k) {
+      d.centre_of_mass[k] /= d.mass;
+      d.com_velocity[k] = d.momentum[k] / d.mass;
+    }
+  double w = 0;
+  const double e2 = eps * eps;
+#pragma omp parallel for reduction(+ : w) schedule(dynamic, 1)
+  for (std::size_t s = 0; s < idx.size(); ++s) {
+    const std::size_t i = idx[s];
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
+      sum += b.m[j] / std::sqrt(dx * dx + dy * dy + dz * dz + e2);
+    }
+    w += -0.5 * G * b.m[i] * sum;
+  }
+  d.potential = idx.empty() ? 0 : w * double(n) / double(idx.size());
+  d.total = d.kinetic + d.potential;
+  d.virial_ratio = d.potential != 0 ? 2 * d.kinetic / std::fabs(d.potential) : 0;
+  return d;
+}
 
 double norm(const std::array<double, 3>& v) {
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -54,49 +103,96 @@ void list_kernels() {
 int simulate(const SimulateOptions& o) {
   if (o.steps < 0) fail("--steps must be >= 0 (got ", o.steps, ")");
   if (o.every < 1) fail("--every must be >= 1 (got ", o.every, ")");
+  // the output is checked before the run, so a bad -o loses no work
+  std::optional<io::Format> out_format;
+  if (!o.output.empty()) {
+    out_format = io::format_from_extension(o.output);
+    if (o.output == "-") out_format = io::Format::Csv;
+    if (!o.output_format.empty()) out_format = io::parse_format(o.output_format, "--format");
+    if (!out_format)
+      fail("--output ", o.output,
+           ": cannot tell the format from the name (use .csv, .bin, .tipsy/.std or --format)");
+    io::check_output(o.output, *out_format);
+  }
+  // with -o -, the data goes to stdout and everything else to stderr
+  std::FILE* log = o.output == "-" ? stderr : stdout;
   Launch l = make_launch(o.launch);
   SimParams p = l.params;
   const UnitSystem u = l.scene.units;
-  std::printf("scene %s: %zu bodies, units %s (length %s, mass %s, time %s), G = %.10g\n",
-              l.scene.name.c_str(), l.scene.bodies.size(), u.name.c_str(), u.length.c_str(),
-              u.mass.c_str(), u.time.c_str(), p.G);
-  std::printf("kernel %s (%s), dt = %g %s, softening = %g %s\n", p.kernel.c_str(),
-              precision_name(p.precision), p.dt, u.time.c_str(), p.softening, u.length.c_str());
-  std::printf("GPU: %s\n", cuda_device_summary().c_str());
+  std::fprintf(log, "scene %s: %zu bodies, units %s (length %s, mass %s, time %s), G = %.10g\n",
+               l.scene.name.c_str(), l.scene.bodies.size(), u.name.c_str(), u.length.c_str(),
+               u.mass.c_str(), u.time.c_str(), p.G);
+  std::fprintf(log, "kernel %s (%s), dt = %g %s, softening = %g %s\n", p.kernel.c_str(),
+               precision_name(p.precision), p.dt, u.time.c_str(), p.softening, u.length.c_str());
+  std::fprintf(log, "GPU: %s\n", cuda_device_summary().c_str());
 
   Simulation sim(std::move(l.scene), p);
+  const std::size_t n = sim.size();
+  // diagnostics: exact up to kExactDiagnostics bodies, then the potential from a sample
+  const bool diag = !o.no_diagnostics;
+  std::vector<std::size_t> sample;
+  if (diag && n > kExactDiagnostics) {
+    const std::size_t count = std::clamp<std::size_t>((std::size_t(1) << 28) / n, 16, 1024);
+    sample = sample_indices(n, count);
+    std::fprintf(log,
+                 "N > %zu: the potential energy is estimated from %zu sampled bodies (E, dE/E0 "
+                 "and 2K/|W| are estimates; --no-diagnostics skips them)\n",
+                 kExactDiagnostics, sample.size());
+  }
+  auto diagnostics = [&]() -> Diagnostics {
+    if (!diag) {
+      Diagnostics d;
+      for (double v : sim.bodies().x)
+        if (!std::isfinite(v)) d.finite = false;
+      return d;
+    }
+    if (sample.empty()) return sim.diagnostics(p);
+    return sampled_diagnostics(sim.bodies(), p.G, p.softening, sample);
+  };
   // print in chunks of `every` steps
   p.steps_per_frame = 1;
+  double e0 = 0;
   auto print = [&](const Diagnostics& d, double ms) {
-    std::printf("%10lld %14s %16.9e %+12.4e %12.5e %12.5e %8.4f %10.3f\n", sim.steps_done(),
-                units::format_time(sim.time(), u).c_str(), d.total,
-                relative_energy_drift(sim.initial_energy(), d.total), norm(d.momentum),
-                norm(d.angular_momentum), d.virial_ratio, ms);
+    if (!diag) {
+      std::fprintf(log, "%10lld %14s %10.3f\n", sim.steps_done(),
+                   units::format_time(sim.time(), u).c_str(), ms);
+      return;
+    }
+    std::fprintf(log, "%10lld %14s %16.9e %+12.4e %12.5e %12.5e %8.4f %10.3f\n", sim.steps_done(),
+                 units::format_time(sim.time(), u).c_str(), d.total,
+                 relative_energy_drift(e0, d.total), norm(d.momentum), norm(d.angular_momentum),
+                 d.virial_ratio, ms);
   };
-  std::printf("%10s %14s %16s %12s %12s %12s %8s %10s\n", "step", "time", "E", "dE/E0", "|P|",
-              "|L|", "2K/|W|", "ms/step");
-  print(sim.diagnostics(p), 0.0);
+  if (diag)
+    std::fprintf(log, "%10s %14s %16s %12s %12s %12s %8s %10s\n", "step", "time", "E", "dE/E0",
+                 "|P|", "|L|", "2K/|W|", "ms/step");
+  else
+    std::fprintf(log, "%10s %14s %10s\n", "step", "time", "ms/step");
+  const Diagnostics d0 = diagnostics();
+  e0 = sample.empty() && diag ? sim.initial_energy() : d0.total;
+  print(d0, 0.0);
+  ProgressBar bar("simulate", double(o.steps));
   long long done = 0;
   while (done < o.steps) {
     const long long chunk = std::min(o.every, o.steps - done);
     p.steps_per_frame = static_cast<int>(chunk);
     sim.step(p);
     done += chunk;
-    const Diagnostics d = sim.diagnostics(p);
+    const Diagnostics d = diagnostics();
+    bar.update(double(done));
+    if (ProgressBar::enabled()) std::fprintf(stderr, "\r\033[K");
     print(d, sim.backend().last_step_ms());
     if (!d.finite)
       fail("the simulation produced NaN/Inf at step ", sim.steps_done(),
            " (try a smaller --dt or a larger --softening)");
   }
-  if (!o.output.empty()) {
-    Scene out = sim.scene();
-    out.bodies = sim.bodies();
-    // the format from --format, else from the extension (.csv, .bin, .tipsy)
-    std::optional<io::Format> f = io::format_from_extension(o.output);
-    if (!o.output_format.empty()) f = io::parse_format(o.output_format, "--format");
-    if (!f) fail("--output ", o.output, ": unknown extension, give --format");
-    io::save(out, o.output, *f);
-    std::printf("wrote %s (%s)\n", o.output.c_str(), io::format_name(*f));
+  bar.finish();
+  if (out_format) {
+    io::SaveOptions so;
+    so.run = run_record(sim);
+    so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
+    io::save(output_scene(sim, p), o.output, *out_format, so);
+    std::fprintf(log, "wrote %s (%s)\n", o.output.c_str(), io::format_name(*out_format));
   }
   return 0;
 }
@@ -108,11 +204,22 @@ void register_simulate_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("simulate", "run a scene without a window, printing diagnostics");
   add_launch_options(*cmd, o->launch);
-  cmd->add_option("--steps", o->steps, "leapfrog steps")->capture_default_str();
+  cmd->add_option("--steps", o->steps, "leapfrog steps")
+      ->capture_default_str()
+      ->check(CLI::Range(0LL, 2147483647LL));
   cmd->add_option("--every", o->every, "print diagnostics every this many steps")
-      ->capture_default_str();
-  cmd->add_option("-o,--output", o->output, "write the final state to this file");
-  cmd->add_option("--format", o->output_format, "format of --output (default: from its extension)");
+      ->capture_default_str()
+      ->check(CLI::Range(1LL, 2147483647LL));
+  cmd->add_option("-o,--output", o->output,
+                  "write the final state to this file ('-': CSV on standard output); units, G, "
+                  "dt, softening, elapsed time, steps, kernel and integrator are recorded");
+  cmd->add_option("--format", o->output_format, "format of --output (default: from its extension)")
+      ->check(CLI::IsMember(
+          {"csv", "bin", "binary", "tipsy", "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora"},
+          CLI::ignore_case));
+  cmd->add_flag("--no-diagnostics", o->no_diagnostics,
+                "skip energy and momentum (above N = 65,536 the potential is otherwise "
+                "estimated from a sample of bodies)");
   cmd->add_flag("--list-scenes", o->list_scenes, "list the preset scenes and their parameters");
   cmd->add_flag("--list-kernels", o->list_kernels, "list the force kernels and their tunables");
   cmd->callback([o]() {

@@ -32,7 +32,12 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   if (opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192)
     fail("--width/--height must be in 16..8192 (got ", opt.width, "x", opt.height, ")");
   if (opt.out_dir.empty()) fail("--out DIR is required");
-  std::filesystem::create_directories(opt.out_dir);
+  {
+    std::error_code ec;
+    std::filesystem::create_directories(opt.out_dir, ec);
+    if (ec || !std::filesystem::is_directory(opt.out_dir))
+      fail("--out ", opt.out_dir, ": cannot create the directory (", ec.message(), ")");
+  }
 
   // start-up: context, target, viewer (shutdown runs in reverse through destructors)
   EglContext egl;
@@ -74,6 +79,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       interop_ms.push_back(viewer.times().interop_ms);
       if (viewer.times().render_ms >= 0) render_ms.push_back(viewer.times().render_ms);
     }
+    if (opt.progress) opt.progress(f + 1);
     bool last = f == opt.frames - 1;
     if (last || (opt.png_every > 0 && f % opt.png_every == 0)) {
       char name[64];
@@ -122,10 +128,31 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
     j["energy"] = "skipped (O(N^2) CPU check only for N <= 262144)";
   }
   j["pngs"] = pngs;
+  // a run that turned non-finite fails, whatever the viewer did about it
+  bool finite = true;
+  {
+    const Bodies b = viewer.bodies_inline();
+    for (const auto* v : {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz})
+      for (double e : *v)
+        if (!std::isfinite(e)) finite = false;
+  }
+  j["finite"] = finite;
   std::string summary = (std::filesystem::path(opt.out_dir) / "summary.json").string();
   std::ofstream(summary) << j.dump(2) << "\n";
-  std::printf("%s\n", j.dump(2).c_str());
+  // one line; the whole summary is in summary.json
+  std::printf(
+      "rendered %d frames (%zu PNG) of %s, N = %zu, %s: %.3g ms/frame, %.3g ms/step%s -> %s\n",
+      opt.frames, pngs.size(), viewer.scene().name.c_str(), n, viewer.params.kernel.c_str(), fm, sm,
+      energy ? (", dE/E0 " + std::to_string(j["energy"]["relative_drift"].get<double>())).c_str()
+             : "",
+      summary.c_str());
   if (!viewer.error().empty()) std::fprintf(stderr, "nbody render: %s\n", viewer.error().c_str());
+  if (!finite) {
+    std::fprintf(stderr,
+                 "nbody render: the simulation produced NaN/Inf (try a smaller --dt or a "
+                 "larger --softening); frames after it are not meaningful\n");
+    return 3;
+  }
   return viewer.state().health_paused ? 3 : 0;
 }
 

@@ -2,6 +2,7 @@
 // `nbody render`: frames drawn offscreen (EGL + FBO) and written as PNG, plus a summary of the
 // timings (simulation, interop, render, frame) and the energy drift.
 
+#include <functional>
 #include <string>
 
 #include "app/launch.hpp"
@@ -17,6 +18,8 @@ struct HeadlessOptions {
   bool energy = true;   ///< energy drift at start and end (O(N²) on the CPU; N <= 262,144)
   bool map = false;     ///< compute the activity map each frame and show its overlay
   bool fit = false;     ///< fit the camera to the bodies
+  /// Called after each frame with the frames done (a progress bar); may be empty.
+  std::function<void(int)> progress;
 };
 
 /// Runs the headless render; prints the summary and returns the exit code. Throws nbody::Error

@@ -1,50 +1,105 @@
 #include "app/launch.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <sstream>
+#include <tuple>
+
+#include "app/progress.hpp"
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 
 namespace nbody::app {
 
+CLI::Validator finite_number(bool positive) {
+  return CLI::Validator(
+      [positive](std::string& in) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(in.c_str(), &end);
+        if (in.empty() || *end != '\0' || !std::isfinite(v) || (positive ? !(v > 0) : v < 0))
+          return "'" + in + "' is not a finite number " + (positive ? "> 0" : ">= 0");
+        return {};
+      },
+      positive ? "NUMBER > 0" : "NUMBER >= 0");
+}
+
+std::vector<std::string> unit_names() {
+  return {"henon", "solar", "galactic", "agora"};
+}
+
+namespace {
+std::vector<std::string> scene_names() {
+  std::vector<std::string> v;
+  for (const SceneInfo& s : scene_table())
+    v.push_back(s.name);
+  return v;
+}
+std::vector<std::string> kernel_names() {
+  std::vector<std::string> v;
+  for (const KernelInfo& k : kernel_table())
+    v.push_back(k.name);
+  return v;
+}
+}  // namespace
+
 void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   // scene
-  cmd.add_option("--scene", o.scene, "preset scene (see `nbody simulate --list-scenes`)")
-      ->capture_default_str()
-      ->group("Scene");
-  cmd.add_option("--load", o.load, "load bodies from a file or an AGORA directory")->group("Scene");
-  cmd.add_option("-n,--bodies", o.n, "number of bodies for generated scenes (0: default)")
-      ->group("Scene");
-  cmd.add_option("--seed", o.seed, "random seed of generated scenes")
-      ->capture_default_str()
-      ->group("Scene");
-  cmd.add_option("--param", o.scene_values, "scene parameter KEY=VALUE (repeatable)")
-      ->group("Scene");
-  cmd.add_option("--tipsy-units", o.tipsy_units,
-                 "units of a Tipsy file: henon, galactic, agora, solar")
-      ->capture_default_str()
+  auto* scene =
+      cmd.add_option("--scene", o.scene, "preset scene (see `nbody simulate --list-scenes`)")
+          ->capture_default_str()
+          ->check(CLI::IsMember(scene_names()))
+          ->group("Scene");
+  auto* load = cmd.add_option("--load", o.load,
+                              "load bodies from a file or an AGORA directory (native CSV, plain "
+                              "CSV with a column header x,y,z,vx,vy,vz,m, binary, Tipsy, AGORA)")
+                   ->group("Scene");
+  auto* n = cmd.add_option("-n,--bodies", o.n, "number of bodies for generated scenes (0: default)")
+                ->check(CLI::Range(0.0, 67108864.0))
+                ->group("Scene");
+  auto* seed = cmd.add_option("--seed", o.seed, "random seed of generated scenes")
+                   ->capture_default_str()
+                   ->check(CLI::Range(0.0, 1.8e19))
+                   ->group("Scene");
+  auto* param = cmd.add_option("--param", o.scene_values, "scene parameter KEY=VALUE (repeatable)")
+                    ->group("Scene");
+  // a loaded file has no preset, N, seed or scene parameters
+  load->excludes(scene)->excludes(n)->excludes(seed)->excludes(param);
+  cmd.add_option("--input-units,--tipsy-units", o.input_units,
+                 "units of a file that stores none (Tipsy, plain CSV): henon (default, G = 1), "
+                 "solar, galactic, agora")
+      ->check(CLI::IsMember(unit_names()))
       ->group("Scene");
   cmd.add_option("--components", o.components,
                  "components to load: disk,bulge,halo,gas (AGORA) or star,dark,gas (Tipsy)")
       ->delimiter(',')
+      ->check(CLI::IsMember({"disk", "bulge", "halo", "dark", "gas", "star", "stars", "all"},
+                            CLI::ignore_case))
       ->group("Scene");
   // physics and kernel
   cmd.add_option("--kernel", o.kernel, "force kernel (default: the fastest available)")
+      ->check(CLI::IsMember(kernel_names()))
       ->group("Physics");
   cmd.add_option("--precision", o.precision, "float or double")
       ->capture_default_str()
+      ->check(CLI::IsMember({"float", "double"}))
       ->group("Physics");
   cmd.add_option("--dt", o.dt, "time step in the scene's time unit (default: the scene's)")
+      ->check(finite_number(true))
       ->group("Physics");
   cmd.add_option("--softening,--eps", o.softening, "softening length (default: the scene's)")
+      ->check(finite_number(false))
       ->group("Physics");
   cmd.add_option("--G", o.G, "gravitational constant (default: the scene's units)")
+      ->check(finite_number(true))
       ->group("Physics");
   add_tunable_options(cmd, o.tunables, "Kernel tunables");
   cmd.add_option("--steps-per-frame", o.steps_per_frame, "leapfrog steps per frame")
       ->capture_default_str()
+      ->check(CLI::Range(1, 100000))
       ->group("Physics");
 }
 
@@ -64,8 +119,29 @@ void add_tunable_options(CLI::App& cmd, std::map<std::string, std::string>& out,
       if (k.find_tunable(t->key)) kernels += (kernels.empty() ? "" : ", ") + k.name;
     std::string help = t->help + " [" + kernels + "; allowed " + t->allowed() + "]";
     if (lists) help += "; comma-separated values are swept";
+    // values are checked against the tunable's allowed set when parsed (whether it applies to
+    // the chosen kernel is checked by apply_tunables)
+    CLI::Validator allowed(
+        [t, lists](std::string& in) -> std::string {
+          std::vector<std::string> items{in};
+          if (lists) {
+            items.clear();
+            std::stringstream ss(in);
+            for (std::string item; std::getline(ss, item, ',');)
+              items.push_back(item);
+          }
+          try {
+            for (const std::string& item : items)
+              t->parse(item, option_name(t->key));
+          } catch (const Error& e) {
+            return e.what();
+          }
+          return {};
+        },
+        t->allowed());
     cmd.add_option_function<std::string>(
            option_name(t->key), [&out, key = t->key](const std::string& v) { out[key] = v; }, help)
+        ->check(allowed)
         ->group(group);
   }
 }
@@ -85,19 +161,69 @@ void apply_tunables(const std::map<std::string, std::string>& given, const Kerne
   }
 }
 
-io::LoadOptions load_options(const LaunchOptions& o) {
+io::LoadOptions load_options(const std::vector<std::string>& components,
+                             const std::string& input_units, const std::string& label) {
   io::LoadOptions lo;
-  lo.tipsy_units = units::by_name(o.tipsy_units, "--tipsy-units");
-  // a progress line on stderr for large inputs, rewritten in place
-  lo.progress = [path = o.load, last = -1](double f) mutable {
-    const int pct = static_cast<int>(f * 100.0);
-    if (pct == last) return;
-    last = pct;
-    std::fprintf(stderr, "\rloading %s: %3d%%%s", path.c_str(), pct, pct >= 100 ? "\n" : "");
-    std::fflush(stderr);
+  if (!input_units.empty()) lo.input_units = units::by_name(input_units, "--input-units");
+  if (!components.empty()) io::select_components(lo, components, "--components");
+  // a bar on a terminal; the loaders report fractions
+  auto bar = std::make_shared<std::unique_ptr<ProgressBar>>();
+  lo.progress = [bar, label](double f) {
+    if (!*bar) *bar = std::make_unique<ProgressBar>("loading " + label, 1.0);
+    (*bar)->update(f);
+    if (f >= 1) (*bar)->finish();
   };
-  if (!o.components.empty()) io::select_components(lo, o.components, "--components");
+  lo.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
   return lo;
+}
+
+io::LoadOptions load_options(const LaunchOptions& o) {
+  io::LoadOptions lo = load_options(o.components, o.input_units, o.load);
+  // --dt / --softening replace what the file gives or the loader guesses
+  lo.need_dt = !o.dt;
+  lo.need_softening = !o.softening;
+  return lo;
+}
+
+Scene output_scene(Simulation& sim, const SimParams& p) {
+  Scene out = sim.scene();
+  out.bodies = sim.bodies();
+  out.dt = p.dt;
+  out.softening = p.softening;
+  out.units.G = p.G;
+  return out;
+}
+
+io::RunRecord run_record(const Simulation& sim) {
+  io::RunRecord r;
+  r.time = sim.time();
+  r.steps = sim.steps_done();
+  r.kernel = sim.kernel();
+  r.integrator = "leapfrog-kdk";  // the one integrator Simulation has (kick-drift-kick)
+  return r;
+}
+
+void check_coincident(const Bodies& b, double softening, const std::string& what) {
+  if (softening > 0 || b.size() < 2) return;
+  std::vector<std::uint32_t> idx(b.size());
+  if (b.size() > 0xFFFFFFFFu) return;
+  for (std::size_t i = 0; i < idx.size(); ++i)
+    idx[i] = static_cast<std::uint32_t>(i);
+  auto key = [&](std::uint32_t i) { return std::tie(b.x[i], b.y[i], b.z[i]); };
+  std::sort(idx.begin(), idx.end(),
+            [&](std::uint32_t a, std::uint32_t c) { return key(a) < key(c); });
+  for (std::size_t k = 1; k < idx.size(); ++k) {
+    const std::uint32_t i = std::min(idx[k - 1], idx[k]), j = std::max(idx[k - 1], idx[k]);
+    if (key(i) != key(j)) continue;
+    auto label = [&](std::uint32_t q) {
+      std::string l = std::to_string(q);
+      if (!b.name.empty() && !b.name[q].empty()) l += " (" + b.name[q] + ")";
+      return l;
+    };
+    fail(what, ": bodies ", label(i), " and ", label(j), " are at the same position (", b.x[i],
+         ", ", b.y[i], ", ", b.z[i],
+         ") and the softening is 0: the force between them is infinite; give --softening > 0");
+  }
 }
 
 std::string default_kernel() {
@@ -140,6 +266,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
 
   if (!o.load.empty()) {
     if (o.n) fail("-n/--bodies applies to generated scenes, not to --load ", o.load);
+    if (!o.scene_values.empty()) fail("--param applies to preset scenes, not to --load ", o.load);
     l.scene = io::load(o.load, load_options(o));
   } else {
     SceneParams sp;
@@ -157,6 +284,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   p.G = o.G.value_or(l.scene.units.G);
   validate(p);
   validate_kernel_params(p);
+  check_coincident(l.scene.bodies, p.softening, o.load.empty() ? "scene " + o.scene : o.load);
   return l;
 }
 

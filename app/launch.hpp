@@ -15,6 +15,7 @@
 #include "sim/io/io.hpp"
 #include "sim/params.hpp"
 #include "sim/scene.hpp"
+#include "sim/simulation.hpp"
 
 namespace nbody::app {
 
@@ -32,7 +33,7 @@ struct LaunchOptions {
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
   // file loading
-  std::string tipsy_units = "henon";
+  std::string input_units;  ///< units of a file that stores none (Tipsy, plain CSV); "" = Hénon
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark
 };
 
@@ -58,6 +59,23 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n = 65536,
                    std::size_t cpu_default_n = 16384);
 /// Load options for a file from the launch options (components, units).
 io::LoadOptions load_options(const LaunchOptions& o);
+/// Load options for a file: components and input units from the command line, a progress bar
+/// on a terminal, notices on stderr; `label` names the file in the bar.
+io::LoadOptions load_options(const std::vector<std::string>& components,
+                             const std::string& input_units, const std::string& label);
+/// The bodies, units and parameters a simulation is at, for writing: dt, ε and G from `p`
+/// (G differing from the units' own G is kept with the units).
+Scene output_scene(Simulation& sim, const SimParams& p);
+/// What `sim` has run: elapsed time, steps, kernel, integrator (recorded in written files).
+io::RunRecord run_record(const Simulation& sim);
+/// Throws nbody::Error naming two bodies at the same position when the softening is 0 (their
+/// mutual force would be infinite).
+void check_coincident(const Bodies& b, double softening, const std::string& what);
+/// A CLI11 validator: a finite number > 0 (positive) or >= 0.
+CLI::Validator finite_number(bool positive);
+/// The unit-system names --input-units and --units accept.
+std::vector<std::string> unit_names();
+
 /// The kernel to use when none is named: the fastest GPU kernel when a device exists,
 /// else cpu-symmetric... whichever the table marks best.
 std::string default_kernel();

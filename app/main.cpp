@@ -1,4 +1,5 @@
 // nbody: the GUI by default; subcommands simulate, bench, convert, info, render.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -7,9 +8,23 @@
 #include "app/commands.hpp"
 #include "app/launch.hpp"
 #include "sim/error.hpp"
+#include "sim/io/io.hpp"
+
+namespace {
+
+// SIGINT/SIGTERM: remove the temporary files of writes in progress, then die of the signal
+extern "C" void on_signal(int sig) {
+  nbody::io::remove_temp_files();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace nbody::app;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
   CLI::App app{
       "nbody: interactive GPU N-body visualizer.\n"
       "Without a subcommand it opens the window on a scene; see the subcommands for headless "

@@ -1,10 +1,16 @@
 // AGORA isolated-disk initial conditions: a directory with halo.dat, disk.dat, bulge.dat
 // (ASCII "x y z vx vy vz m") and gas.dat ("x y z vx vy vz m u"), in kpc, km/s, 1e9 Msun.
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
@@ -26,17 +32,46 @@ constexpr AgoraFile kFiles[] = {{"disk.dat", "disk", Component::Disk},
                                 {"gas.dat", "gas", Component::Gas}};
 constexpr const char* kColumns[] = {"x", "y", "z", "vx", "vy", "vz", "m", "u"};
 
-// parses one whitespace-separated ASCII file, appending its bodies
-void read_dat(const std::string& path, Component c, bool gas, Bodies& b, detail::Progress& prog,
-              std::size_t& bytes_done, std::size_t total_bytes) {
-  const std::vector<char> buf = detail::read_file(path);
-  const char* p = buf.data();
-  const char* end = p + buf.size();
-  std::size_t lineno = 0, added = 0;
-  while (p < end) {
-    const char* eol = static_cast<const char*>(std::memchr(p, '\n', std::size_t(end - p)));
-    if (!eol) eol = end;
+}  // namespace
+
+namespace detail {
+
+void read_agora_dat(std::istream& in, const std::string& path, Component c, bool gas, Scene& s,
+                    bool& have_dt, bool& have_eps, const LoadOptions& opt) {
+  Bodies& b = s.bodies;
+  std::string line;
+  std::size_t lineno = 0;
+  while (std::getline(in, line)) {
     ++lineno;
+    const char* p = line.data();
+    const char* eol = p + line.size();
+    // the comment our writer puts first: G, dt, ε and the run
+    if (lineno == 1 && line.rfind("# nbody agora", 0) == 0) {
+      const std::string where = path + ":1";
+      std::string version;
+      const auto kv = parse_header_pairs(std::string_view(line).substr(13), version, where);
+      if (version != "v1") fail(where, ": unsupported AGORA header version ", quote(version));
+      auto num = [&](const char* k, double& out, bool& have, bool positive) {
+        auto it = kv.find(k);
+        if (it == kv.end()) return;
+        double v = 0;
+        if (!parse_double(it->second, v) || !std::isfinite(v) || v < 0 || (positive && !(v > 0)))
+          fail(where, ": header value ", k, "=", quote(it->second), " is not a valid number");
+        out = v;
+        have = true;
+      };
+      bool have_G = false;
+      double G = s.units.G;
+      num("G", G, have_G, true);
+      if (have_G && std::fabs(G - s.units.G) > 1e-12 * s.units.G) {
+        s.units.G = G;
+        s.units.name = "custom";
+      }
+      num("dt", s.dt, have_dt, true);
+      num("softening", s.softening, have_eps, false);
+      read_run(kv, opt.run, where);
+      continue;
+    }
     // fields of this line
     double v[8];
     int nf = 0;
@@ -52,42 +87,31 @@ void read_dat(const std::string& path, Component c, bool gas, Bodies& b, detail:
         fail(path, ":", lineno, ": too many columns (expected ",
              gas ? "8: x y z vx vy vz m u" : "7: x y z vx vy vz m", ")");
       }
-      const char* s = q;
-      if (*s == '+') ++s;
-      auto r = std::from_chars(s, t, v[nf]);
+      const char* sp = q;
+      if (*sp == '+') ++sp;
+      auto r = std::from_chars(sp, t, v[nf]);
       if (r.ec != std::errc() || r.ptr != t) {
-        fail(path, ":", lineno, ": column ", nf + 1, " (", kColumns[nf], "): '",
-             std::string(q, std::size_t(t - q)), "' is not a number");
+        fail(path, ":", lineno, ": column ", nf + 1, " (", kColumns[nf],
+             "): ", quote(std::string_view(q, std::size_t(t - q))), " is not a number");
       }
       if (!std::isfinite(v[nf])) {
-        fail(path, ":", lineno, ": column ", nf + 1, " (", kColumns[nf], "): value '",
-             std::string(q, std::size_t(t - q)), "' is not finite");
+        fail(path, ":", lineno, ": column ", nf + 1, " (", kColumns[nf], "): value ",
+             quote(std::string_view(q, std::size_t(t - q))), " is not finite");
       }
       ++nf;
       q = t;
     }
-    if (nf != 0) {
-      const bool ok = gas ? (nf == 7 || nf == 8) : nf == 7;
-      if (!ok) {
-        fail(path, ":", lineno, ": expected ",
-             gas ? "8 columns (x y z vx vy vz m u)" : "7 columns (x y z vx vy vz m)", ", found ",
-             nf);
-      }
-      if (v[6] < 0) fail(path, ":", lineno, ": column 7 (m): negative mass ", v[6]);
-      b.add(v[0], v[1], v[2], v[3], v[4], v[5], v[6], c);
-      ++added;
-      if ((added & 0x3FFF) == 0) {
-        prog.fraction(double(bytes_done + std::size_t(eol - buf.data())) / double(total_bytes));
-      }
+    if (nf == 0) continue;
+    const bool ok = gas ? (nf == 7 || nf == 8) : nf == 7;
+    if (!ok) {
+      fail(path, ":", lineno, ": expected ",
+           gas ? "8 columns (x y z vx vy vz m u)" : "7 columns (x y z vx vy vz m)", ", found ", nf);
     }
-    p = eol + 1;
+    if (v[6] < 0) fail(path, ":", lineno, ": column 7 (m): negative mass ", v[6]);
+    b.add(v[0], v[1], v[2], v[3], v[4], v[5], v[6], c);
   }
-  bytes_done += buf.size();
+  if (in.bad()) fail(path, ": read error");
 }
-
-}  // namespace
-
-namespace detail {
 
 Scene read_agora(const std::string& dir, const LoadOptions& opt) {
   require_exists(dir);
@@ -98,54 +122,104 @@ Scene read_agora(const std::string& dir, const LoadOptions& opt) {
          "directory with disk.dat, bulge.dat, halo.dat, gas.dat)");
   const bool want[] = {opt.agora_disk, opt.agora_bulge, opt.agora_halo, opt.agora_gas};
   if (!(want[0] || want[1] || want[2] || want[3])) fail(dir, ": no AGORA component selected");
-  // every asked-for file must be there; sizes for the progress line
-  std::size_t total = 0;
+  // every asked-for file must be there; lines (to reserve once) and sizes for the progress line
+  std::size_t total = 0, lines = 0;
   for (int k = 0; k < 4; ++k) {
     if (!want[k]) continue;
     const std::string path = (fs::path(dir) / kFiles[k].file).string();
-    if (!fs::exists(path, ec)) {
-      fail(path, ": no such file (component '", kFiles[k].what, "' was asked for)");
-    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+      fail(path, ": ", os_error(errno), " (component '", kFiles[k].what, "' was asked for)");
     total += file_size(path);
+    std::ifstream in;
+    open_input(in, path);
+    std::vector<char> buf(1u << 20);
+    while (in.read(buf.data(), std::streamsize(buf.size())) || in.gcount() > 0) {
+      lines += std::size_t(std::count(buf.data(), buf.data() + in.gcount(), '\n')) + 1;
+      if (in.eof()) break;
+    }
   }
   Scene s;
+  s.units = units::agora();
+  try {
+    s.bodies.reserve(lines);
+  } catch (const std::bad_alloc&) {
+    fail(dir, ": ", lines, " lines: not enough memory for that many bodies");
+  }
   Progress prog(opt, total, 4u << 20);
   std::size_t done = 0;
   std::string parts;
+  bool have_dt = false, have_eps = false;
   for (int k = 0; k < 4; ++k) {
     if (!want[k]) continue;
     const std::string path = (fs::path(dir) / kFiles[k].file).string();
-    read_dat(path, kFiles[k].component, k == 3, s.bodies, prog, done,
-             std::max<std::size_t>(total, 1));
+    std::ifstream in;
+    open_input(in, path);
+    read_agora_dat(in, path, kFiles[k].component, k == 3, s, have_dt, have_eps, opt);
+    done += file_size(path);
+    prog.fraction(double(done) / double(std::max<std::size_t>(total, 1)));
     parts += parts.empty() ? "" : "+";
     parts += kFiles[k].what;
   }
   prog.done();
   if (s.bodies.empty()) fail(dir, ": no bodies in the selected files (", parts, "): N = 0");
-  s.units = units::agora();
+  shrink_to_fit(s.bodies);
   s.name = fs::path(dir).filename().string();
   if (s.name.empty()) s.name = fs::path(dir).parent_path().filename().string();
   s.description = "AGORA initial conditions " + dir + " (" + parts + ")";
   s.bodies.validate(dir);
-  guess_defaults(s, true, true, true);
+  set_defaults(s, dir, opt, !have_dt, !have_eps, true);
   finish_scene(s, dir, opt);
   return s;
 }
 
 }  // namespace detail
 
-void write_agora(const std::string& dir, const Scene& s) {
+namespace detail {
+
+void check_agora_output(const std::string& dir, const SaveOptions& opt) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail(dir, ": ", os_error(errno));
+    // a new directory: its parent must be writable
+    const fs::path p(dir);
+    const std::string parent =
+        p.has_parent_path() && !p.parent_path().empty() ? p.parent_path().string() : ".";
+    if (::access(parent.c_str(), W_OK | X_OK) != 0)
+      fail(dir, ": cannot create the directory in ", parent, ": ", os_error(errno));
+    return;
+  }
+  if (!S_ISDIR(st.st_mode))
+    fail(dir, ": exists and is not a directory (an AGORA output is a directory)");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(dir, ": ", os_error(errno));
+  std::string found;
+  std::error_code ec;
+  for (const AgoraFile& f : kFiles)
+    if (fs::exists(fs::path(dir) / f.file, ec))
+      found += std::string(found.empty() ? "" : ", ") + f.file;
+  if (!found.empty() && !opt.force)
+    fail(dir, ": already holds AGORA files (", found,
+         "); refusing to overwrite them (give --force to replace the files of the components "
+         "written)");
+}
+
+}  // namespace detail
+
+void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt) {
   // AGORA files are in kpc, km/s, 1e9 Msun
   const UnitSystem ag = units::agora();
   units::Conversion c;
-  if (!(s.units.name == ag.name && s.units.G == ag.G)) {
+  const bool same = s.units.name == ag.name && s.units.G == ag.G;
+  if (!same) {
     if (!s.units.physical()) {
       fail(dir, ": cannot write AGORA files (kpc, km/s, 1e9 Msun) from dimensionless units '",
-           s.units.name, "'; load with physical units (e.g. --tipsy-units galactic)");
+           s.units.name, "'; load with physical units (e.g. --input-units galactic)");
     }
     c = units::conversion(s.units, ag);
   }
+  detail::check_agora_output(dir, opt);
   std::error_code ec;
+  const bool existed = fs::is_directory(dir, ec);
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) fail(dir, ": cannot create directory (", ec.message(), ")");
   const Bodies& b = s.bodies;
@@ -161,10 +235,27 @@ void write_agora(const std::string& dir, const Scene& s) {
         return 0;
     }
   };
+  std::size_t count[4] = {};
+  for (Component comp : b.component)
+    ++count[file_of(comp)];
+  // the comment line every file starts with (the reader takes dt, ε and the run from it)
+  Scene rec = s;
+  rec.units = same ? s.units : ag;
+  rec.dt = s.dt * c.time;
+  rec.softening = s.softening * c.length;
+  std::optional<RunRecord> run = opt.run;
+  if (run) run->time *= c.time;
+  const std::string header = "# nbody agora v1" + detail::run_header(rec, run) + "\n";
   for (int k = 0; k < 4; ++k) {
     const std::string path = (fs::path(dir) / kFiles[k].file).string();
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) fail(path, ": cannot open for writing");
+    if (count[k] == 0 && existed && fs::exists(path, ec)) {
+      if (opt.notice)
+        opt.notice(path + ": left as it was (the input has no " + kFiles[k].what + " bodies)");
+      continue;
+    }
+    detail::AtomicFile file(path);
+    std::ostream& out = file.stream();
+    out << header;
     std::string line;
     for (std::size_t i = 0; i < b.size(); ++i) {
       if (file_of(b.component[i]) != k) continue;
@@ -178,7 +269,7 @@ void write_agora(const std::string& dir, const Scene& s) {
       line += '\n';
       out << line;
     }
-    if (!out) fail(path, ": write error");
+    file.commit();
   }
 }
 

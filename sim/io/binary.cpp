@@ -1,5 +1,7 @@
 // Native binary: a 304-byte little-endian header, then the arrays x, y, z, vx, vy, vz, m
-// (double) and component (uint8), then optional names (uint16 length + bytes each).
+// (double) and component (uint8), then optional names (uint16 length + bytes each) and an
+// optional run record (f64 elapsed time, u64 steps, kernel and integrator as u16 length +
+// bytes); header flags bit 0 and bit 1 say which follow.
 //
 //   0 magic "NBODYBIN"   8 u32 version (1)   12 u32 flags (bit 0: names follow)   16 u64 N
 //  24 f64 G   32 f64 length_m   40 f64 mass_kg   48 f64 time_s
@@ -7,7 +9,10 @@
 //  80 char[32] units id, length, mass, time, velocity labels (NUL-padded)
 // 240 char[64] scene name (NUL-padded)
 
+#include <bit>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <ostream>
 
@@ -23,6 +28,7 @@ constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kHeader = 304;
 constexpr std::size_t kBytesPerBody = 7 * 8 + 1;
 constexpr std::uint32_t kFlagNames = 1;
+constexpr std::uint32_t kFlagRun = 2;
 
 // a NUL-padded fixed-size label; false when it has no terminating NUL
 bool read_label(const unsigned char* p, std::size_t n, std::string& out) {
@@ -43,24 +49,34 @@ void write_label(std::string& out, const std::string& s, std::size_t n, const ch
 
 Scene read_binary(const void* data, std::size_t size, const std::string& source,
                   const LoadOptions& opt) {
-  const auto* p = static_cast<const unsigned char*>(data);
+  return detail::read_binary(detail::MemorySource(data, size), source, opt);
+}
+
+namespace detail {
+
+Scene read_binary(const ByteSource& src, const std::string& source, const LoadOptions& opt) {
+  const std::size_t size = src.size();
+  unsigned char hb[kHeader];
   using detail::load;
   // header
-  if (size < 8 || std::memcmp(p, kMagic, 8) != 0) {
+  if (size >= 8) src.read(0, hb, 8);
+  if (size < 8 || std::memcmp(hb, kMagic, 8) != 0) {
     fail(source, ": not a native nbody binary file (magic 'NBODYBIN' missing)");
   }
   if (size < kHeader) {
     fail(source, ": truncated: ", size, " bytes, shorter than the ", kHeader, "-byte header");
   }
+  src.read(0, hb, kHeader);
+  const unsigned char* p = hb;
   const auto version = load<std::uint32_t>(p + 8, false);
   const auto flags = load<std::uint32_t>(p + 12, false);
   const auto n64 = load<std::uint64_t>(p + 16, false);
   if (version != kVersion) {
     fail(source, ": unsupported binary version ", version, " (this program reads ", kVersion, ")");
   }
-  if (flags & ~kFlagNames) fail(source, ": unknown header flags 0x", std::hex, flags);
+  if (flags & ~(kFlagNames | kFlagRun)) fail(source, ": unknown header flags 0x", std::hex, flags);
   if (n64 == 0) fail(source, ": header says N = 0 (no bodies)");
-  // the counts must fit in the file before anything is allocated
+  // the counts must fit in the file and in memory before anything is allocated
   const std::size_t avail = size - kHeader;
   if (n64 > avail / kBytesPerBody) {
     fail(source, ": header says N = ", n64, " bodies (", kBytesPerBody, " bytes each) but only ",
@@ -68,10 +84,11 @@ Scene read_binary(const void* data, std::size_t size, const std::string& source,
   }
   const std::size_t n = static_cast<std::size_t>(n64);
   const std::size_t arrays = n * kBytesPerBody;
-  if (!(flags & kFlagNames) && avail != arrays) {
+  if (!(flags & (kFlagNames | kFlagRun)) && avail != arrays) {
     fail(source, ": header says N = ", n, " bodies = ", arrays, " bytes of arrays but ", avail,
          " bytes follow the header");
   }
+  require_memory(arrays, n, source);
   Scene s;
   UnitSystem& u = s.units;
   u.G = load<double>(p + 24, false);
@@ -102,49 +119,88 @@ Scene read_binary(const void* data, std::size_t size, const std::string& source,
   if (!std::isfinite(s.camera_distance) || !(s.camera_distance > 0)) {
     s.camera_distance = 0;  // refilled below
   }
-  // arrays
+  // arrays, read straight into the bodies
   Bodies& b = s.bodies;
-  b.resize(n);
+  try {
+    b.resize(n);
+  } catch (const std::bad_alloc&) {
+    fail(source, ": ", n, " bodies: not enough memory");
+  }
   std::vector<double>* cols[] = {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m};
   detail::Progress prog(opt, n);
-  const unsigned char* q = p + kHeader;
+  std::size_t off = kHeader;
+  constexpr std::size_t kChunk = 1u << 17;  // values per read
   for (int c = 0; c < 7; ++c) {
     double* dst = cols[c]->data();
-    for (std::size_t i = 0; i < n; ++i, q += 8)
-      dst[i] = load<double>(q, false);
-    prog.fraction((c + 1) / 8.0);
+    for (std::size_t i = 0; i < n; i += kChunk) {
+      const std::size_t k = std::min(kChunk, n - i);
+      src.read(off + 8 * i, dst + i, 8 * k);
+      if constexpr (std::endian::native != std::endian::little) {
+        for (std::size_t j = i; j < i + k; ++j)
+          dst[j] = load<double>(reinterpret_cast<const unsigned char*>(dst + j), false);
+      }
+      prog.fraction((double(c) + double(i + k) / double(n)) / 8.0);
+    }
+    off += 8 * n;
   }
-  for (std::size_t i = 0; i < n; ++i, ++q) {
-    if (*q >= kComponentCount) {
-      fail(source, ": body ", i, " has component ", int(*q), " (valid: 0..", kComponentCount - 1,
+  static_assert(sizeof(Component) == 1);
+  src.read(off, b.component.data(), n);
+  off += n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto v = static_cast<unsigned char>(b.component[i]);
+    if (v >= kComponentCount) {
+      fail(source, ": body ", i, " has component ", int(v), " (valid: 0..", kComponentCount - 1,
            ")");
     }
-    b.component[i] = static_cast<Component>(*q);
   }
-  // names
+  // names: (u16 length, bytes) each
+  auto take = [&](std::size_t k, const char* what, std::size_t i) {
+    if (size - off < k)
+      fail(source, ": truncated in the ", what,
+           i == SIZE_MAX ? std::string() : " of body " + std::to_string(i));
+    const std::size_t at = off;
+    off += k;
+    return at;
+  };
+  std::string tmp;
+  auto text = [&](const char* what, std::size_t i, std::string& out) {
+    unsigned char l[2];
+    src.read(take(2, what, i), l, 2);
+    const std::size_t len = std::size_t(l[0] | (l[1] << 8));
+    out.resize(len);
+    if (len) src.read(take(len, what, i), out.data(), len);
+  };
   if (flags & kFlagNames) {
-    const unsigned char* end = p + size;
     b.name.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (end - q < 2) fail(source, ": truncated in the name of body ", i);
-      const std::uint16_t len = static_cast<std::uint16_t>(q[0] | (q[1] << 8));
-      q += 2;
-      if (static_cast<std::size_t>(end - q) < len)
-        fail(source, ": truncated in the name of body ", i);
-      b.name[i].assign(reinterpret_cast<const char*>(q), len);
-      q += len;
-    }
-    if (q != end) fail(source, ": ", end - q, " unexpected bytes after the names");
+    for (std::size_t i = 0; i < n; ++i)
+      text("name", i, b.name[i]);
   }
+  // the run: f64 elapsed time, u64 steps, kernel and integrator (u16 length + bytes)
+  if (flags & kFlagRun) {
+    unsigned char r[16];
+    src.read(take(16, "run record", SIZE_MAX), r, 16);
+    RunRecord run;
+    run.time = load<double>(r, false);
+    const auto steps = load<std::uint64_t>(r + 8, false);
+    if (!std::isfinite(run.time) || steps > std::uint64_t(INT64_MAX))
+      fail(source, ": run record holds a non-finite time or an impossible step count");
+    run.steps = static_cast<long long>(steps);
+    text("run record", SIZE_MAX, run.kernel);
+    text("run record", SIZE_MAX, run.integrator);
+    if (opt.run) *opt.run = run;
+  }
+  if (off != size) fail(source, ": ", size - off, " unexpected bytes at the end");
   prog.done();
-  if (s.camera_distance == 0) detail::guess_defaults(s, false, false, true);
+  if (s.camera_distance == 0) detail::set_defaults(s, source, opt, false, false, true);
   s.description = "native binary file " + source;
   if (s.name.empty()) s.name = source;
   detail::finish_scene(s, source, opt);
   return s;
 }
 
-void write_binary(std::ostream& out, const Scene& s) {
+}  // namespace detail
+
+void write_binary(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run) {
   const Bodies& b = s.bodies;
   const UnitSystem& u = s.units;
   const std::size_t n = b.size();
@@ -153,7 +209,7 @@ void write_binary(std::ostream& out, const Scene& s) {
   h.reserve(kHeader);
   h.append(kMagic, 8);
   store<std::uint32_t>(h, kVersion, false);
-  store<std::uint32_t>(h, b.name.empty() ? 0 : kFlagNames, false);
+  store<std::uint32_t>(h, (b.name.empty() ? 0 : kFlagNames) | (run ? kFlagRun : 0), false);
   store<std::uint64_t>(h, n, false);
   for (double v : {u.G, u.length_m, u.mass_kg, u.time_s, s.dt, s.softening, s.camera_distance}) {
     store<double>(h, v, false);
@@ -184,6 +240,15 @@ void write_binary(std::ostream& out, const Scene& s) {
       if (nm.size() > 0xFFFF) fail("cannot write binary: body name longer than 65535 bytes");
       store<std::uint16_t>(buf, static_cast<std::uint16_t>(nm.size()), false);
       buf += nm;
+    }
+  }
+  if (run) {
+    store<double>(buf, run->time, false);
+    store<std::uint64_t>(buf, static_cast<std::uint64_t>(std::max(0LL, run->steps)), false);
+    for (const std::string* t : {&run->kernel, &run->integrator}) {
+      if (t->size() > 0xFFFF) fail("cannot write binary: kernel/integrator name too long");
+      store<std::uint16_t>(buf, static_cast<std::uint16_t>(t->size()), false);
+      buf += *t;
     }
   }
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));

@@ -1,6 +1,7 @@
 // Native CSV: "# nbody csv v1 key=value ..." header (units, SI scales, G, dt, ε), an optional
 // column header, then rows x,y,z,vx,vy,vz,m[,component[,name]].
 
+#include <algorithm>
 #include <cmath>
 #include <istream>
 #include <map>
@@ -15,18 +16,14 @@ namespace nbody::io {
 namespace {
 
 constexpr std::string_view kMagic = "# nbody csv";
-constexpr const char* kColumns[] = {"x", "y", "z", "vx", "vy", "vz", "m", "component", "name"};
-
-// a header value, quoted when it holds blanks or quotes
-std::string quote_value(const std::string& v) {
-  if (!v.empty() && v.find_first_of(" \t\"") == std::string::npos) return v;
-  std::string q = "\"";
-  for (char c : v) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
+constexpr int kNumeric = 7;  // x y z vx vy vz m
+constexpr int kColumnCount = 9;
+constexpr const char* kColumns[kColumnCount] = {"x",  "y", "z",         "vx",  "vy",
+                                                "vz", "m", "component", "name"};
+// every key the '# nbody csv' header may hold
+constexpr const char* kHeaderKeys[] = {
+    "units", "length",    "mass",   "time", "velocity", "length_m", "mass_kg", "time_s",    "G",
+    "dt",    "softening", "camera", "name", "elapsed",  "steps",    "kernel",  "integrator"};
 
 // a name field, quoted when it holds commas or quotes
 std::string quote_field(const std::string& v) {
@@ -39,9 +36,186 @@ std::string quote_field(const std::string& v) {
   return q + "\"";
 }
 
-// splits "k=v k2=\"a b\"" into pairs; false on a malformed token
-bool parse_header_pairs(std::string_view s, std::map<std::string, std::string>& kv,
-                        std::string& version, std::string& bad) {
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// splits a row at commas; a field may be quoted ("a, b" with "" for a quote). Quoted fields are
+// unescaped into `store`; false on an unterminated quote.
+bool split_row(std::string_view line, std::vector<std::string_view>& f,
+               std::vector<std::string>& store) {
+  f.clear();
+  std::size_t used = 0, i = 0;
+  while (true) {
+    std::size_t j = i;
+    while (j < line.size() && (line[j] == ' ' || line[j] == '\t'))
+      ++j;
+    if (j < line.size() && line[j] == '"') {
+      if (used == store.size()) store.emplace_back();
+      std::string& q = store[used++];
+      q.clear();
+      std::size_t k = j + 1;
+      bool closed = false;
+      while (k < line.size()) {
+        if (line[k] == '"') {
+          if (k + 1 < line.size() && line[k + 1] == '"') {
+            q += '"';
+            k += 2;
+            continue;
+          }
+          closed = true;
+          ++k;
+          break;
+        }
+        q += line[k++];
+      }
+      if (!closed) return false;
+      while (k < line.size() && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
+        ++k;
+      f.push_back(q);
+      if (k >= line.size()) return true;
+      if (line[k] != ',') return false;
+      i = k + 1;
+      continue;
+    }
+    const std::size_t c = line.find(',', i);
+    if (c == std::string_view::npos) {
+      f.push_back(line.substr(i));
+      return true;
+    }
+    f.push_back(line.substr(i, c - i));
+    i = c + 1;
+  }
+}
+
+bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (std::tolower(static_cast<unsigned char>(a[k])) !=
+        std::tolower(static_cast<unsigned char>(b[k])))
+      return false;
+  return true;
+}
+
+int column_index(std::string_view name) {
+  for (int k = 0; k < kColumnCount; ++k)
+    if (iequal(trim(name), kColumns[k])) return k;
+  return -1;
+}
+
+// the column header: which field holds which column; throws on unknown, duplicate or missing
+void parse_column_header(const std::vector<std::string_view>& f, std::vector<int>& col,
+                         const std::string& where) {
+  col.assign(f.size(), -1);
+  int seen[kColumnCount];
+  std::fill(seen, seen + kColumnCount, -1);
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    const int c = column_index(f[k]);
+    if (c < 0)
+      fail(where, ": column ", k + 1, " is named ", detail::quote(trim(f[k])),
+           "; the columns are x, y, z, vx, vy, vz, m and optionally component and name (any "
+           "order, any case)");
+    if (seen[c] >= 0)
+      fail(where, ": column '", kColumns[c], "' appears twice (columns ", seen[c] + 1, " and ",
+           k + 1, ")");
+    seen[c] = int(k);
+    col[k] = c;
+  }
+  for (int c = 0; c < kNumeric; ++c)
+    if (seen[c] < 0)
+      fail(where, ": the column header has no '", kColumns[c],
+           "' column (needed: x, y, z, vx, vy, vz, m)");
+}
+
+UnitSystem units_from_header(const std::map<std::string, std::string>& kv,
+                             const std::string& where) {
+  UnitSystem u;
+  auto get = [&](const char* k) -> const std::string* {
+    auto it = kv.find(k);
+    return it == kv.end() ? nullptr : &it->second;
+  };
+  auto number = [&](const char* k, double& out) {
+    if (const std::string* v = get(k)) {
+      if (!detail::parse_double(*v, out) || !std::isfinite(out)) {
+        fail(where, ": header value ", k, "=", detail::quote(*v), " is not a finite number");
+      }
+      return true;
+    }
+    return false;
+  };
+  const std::string* id = get("units");
+  if (!id) fail(where, ": header states no unit system (units=...)");
+  bool known = false;
+  for (const char* k : {"solar", "galactic", "agora", "henon"}) {
+    if (*id == k) {
+      u = units::by_name(*id);
+      known = true;
+    }
+  }
+  const double named_G = u.G;
+  if (!known) u.name = *id;
+  if (const std::string* v = get("length")) u.length = *v;
+  if (const std::string* v = get("mass")) u.mass = *v;
+  if (const std::string* v = get("time")) u.time = *v;
+  if (const std::string* v = get("velocity")) u.velocity = *v;
+  number("length_m", u.length_m);
+  number("mass_kg", u.mass_kg);
+  number("time_s", u.time_s);
+  const bool have_G = number("G", u.G);
+  if (!have_G && !known) fail(where, ": header states no G for units ", detail::quote(*id));
+  if (!(u.G > 0)) fail(where, ": header G=", u.G, " must be positive");
+  if (known && have_G && std::fabs(u.G - named_G) > 1e-12 * named_G)
+    fail(where, ": header says units=", *id, " (G = ", detail::format_double(named_G),
+         ") but G=", detail::format_double(u.G),
+         "; a file with another G names its units 'custom'");
+  if (u.length_m < 0 || u.mass_kg < 0 || u.time_s < 0) {
+    fail(where, ": header unit scales must not be negative");
+  }
+  return u;
+}
+
+// true when the line is a column header (its first field names a column)
+bool is_column_header(std::string_view l) {
+  const std::size_t c = l.find(',');
+  return column_index(l.substr(0, c)) >= 0;
+}
+
+// newlines in the rest of a seekable stream (an upper bound of the rows, to reserve once)
+std::size_t count_lines(std::istream& in) {
+  const auto start = in.tellg();
+  if (start == std::streampos(-1)) return 0;
+  std::vector<char> buf(1u << 16);
+  std::size_t n = 1;
+  while (in.read(buf.data(), std::streamsize(buf.size())) || in.gcount() > 0) {
+    n += std::size_t(std::count(buf.data(), buf.data() + in.gcount(), '\n'));
+    if (in.eof()) break;
+  }
+  in.clear();
+  in.seekg(start);
+  return in ? n : 0;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string quote_value(const std::string& v) {
+  if (!v.empty() && v.find_first_of(" \t\"\\") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+std::map<std::string, std::string> parse_header_pairs(std::string_view s, std::string& version,
+                                                      const std::string& where) {
+  std::map<std::string, std::string> kv;
   std::size_t i = 0;
   bool first = true;
   while (i < s.size()) {
@@ -58,8 +232,7 @@ bool parse_header_pairs(std::string_view s, std::map<std::string, std::string>& 
         first = false;
         continue;
       }
-      bad = key;
-      return false;
+      fail(where, ": malformed header entry ", quote(key), " (expected key=value)");
     }
     first = false;
     ++i;  // '='
@@ -79,118 +252,49 @@ bool parse_header_pairs(std::string_view s, std::map<std::string, std::string>& 
           val += s[i++];
         }
       }
-      if (!closed) {
-        bad = key;
-        return false;
-      }
+      if (!closed) fail(where, ": header value of ", quote(key), " has no closing quote");
     } else {
       std::size_t v0 = i;
       while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
         ++i;
       val = std::string(s.substr(v0, i - v0));
     }
-    kv[key] = val;
+    if (kv.count(key)) fail(where, ": header key ", quote(key), " appears twice");
+    kv[key] = std::move(val);
   }
-  return true;
+  return kv;
 }
 
-// splits a row at commas; the name column (9th) may be quoted ("a, b" with "" for a quote)
-std::vector<std::string_view> split_row(std::string_view line, std::string& name_buf,
-                                        bool& bad_quote) {
-  std::vector<std::string_view> f;
-  bad_quote = false;
-  std::size_t i = 0;
-  while (true) {
-    if (f.size() == 8) {
-      // the last column: the rest of the line, optionally quoted
-      std::string_view rest = line.substr(i);
-      while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
-        rest.remove_prefix(1);
-      while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t'))
-        rest.remove_suffix(1);
-      if (!rest.empty() && rest.front() == '"') {
-        name_buf.clear();
-        std::size_t k = 1;
-        bool closed = false;
-        while (k < rest.size()) {
-          if (rest[k] == '"') {
-            if (k + 1 < rest.size() && rest[k + 1] == '"') {
-              name_buf += '"';
-              k += 2;
-              continue;
-            }
-            closed = k + 1 == rest.size();
-            break;
-          }
-          name_buf += rest[k++];
-        }
-        if (!closed) bad_quote = true;
-        f.push_back(name_buf);
-      } else {
-        f.push_back(rest);
-      }
-      return f;
-    }
-    std::size_t c = line.find(',', i);
-    if (c == std::string_view::npos) {
-      f.push_back(line.substr(i));
-      return f;
-    }
-    f.push_back(line.substr(i, c - i));
-    i = c + 1;
+std::string run_header(const Scene& s, const std::optional<RunRecord>& run) {
+  std::string h = " G=" + format_double(s.units.G) + " dt=" + format_double(s.dt) +
+                  " softening=" + format_double(s.softening);
+  if (run) {
+    h += " elapsed=" + format_double(run->time) + " steps=" + std::to_string(run->steps);
+    if (!run->kernel.empty()) h += " kernel=" + quote_value(run->kernel);
+    if (!run->integrator.empty()) h += " integrator=" + quote_value(run->integrator);
   }
+  return h;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
+void read_run(const std::map<std::string, std::string>& kv, RunRecord* run,
+              const std::string& where) {
+  RunRecord r;
+  if (auto it = kv.find("elapsed"); it != kv.end()) {
+    if (!parse_double(it->second, r.time) || !std::isfinite(r.time))
+      fail(where, ": header value elapsed=", quote(it->second), " is not a finite number");
+  }
+  if (auto it = kv.find("steps"); it != kv.end()) {
+    double v = 0;
+    if (!parse_double(it->second, v) || !(v >= 0) || v > 9e18 || v != std::floor(v))
+      fail(where, ": header value steps=", quote(it->second), " is not a step count");
+    r.steps = static_cast<long long>(v);
+  }
+  if (auto it = kv.find("kernel"); it != kv.end()) r.kernel = it->second;
+  if (auto it = kv.find("integrator"); it != kv.end()) r.integrator = it->second;
+  if (run) *run = r;
 }
 
-UnitSystem units_from_header(const std::map<std::string, std::string>& kv,
-                             const std::string& where) {
-  UnitSystem u;
-  auto get = [&](const char* k) -> const std::string* {
-    auto it = kv.find(k);
-    return it == kv.end() ? nullptr : &it->second;
-  };
-  auto number = [&](const char* k, double& out) {
-    if (const std::string* v = get(k)) {
-      if (!detail::parse_double(*v, out) || !std::isfinite(out)) {
-        fail(where, ": header value ", k, "='", *v, "' is not a finite number");
-      }
-      return true;
-    }
-    return false;
-  };
-  const std::string* id = get("units");
-  if (!id) fail(where, ": header states no unit system (units=...)");
-  bool known = false;
-  for (const char* k : {"solar", "galactic", "agora", "henon"}) {
-    if (*id == k) {
-      u = units::by_name(*id);
-      known = true;
-    }
-  }
-  if (!known) u.name = *id;
-  if (const std::string* v = get("length")) u.length = *v;
-  if (const std::string* v = get("mass")) u.mass = *v;
-  if (const std::string* v = get("time")) u.time = *v;
-  if (const std::string* v = get("velocity")) u.velocity = *v;
-  number("length_m", u.length_m);
-  number("mass_kg", u.mass_kg);
-  number("time_s", u.time_s);
-  if (!number("G", u.G) && !known) fail(where, ": header states no G for units '", *id, "'");
-  if (!(u.G > 0)) fail(where, ": header G=", u.G, " must be positive");
-  if (u.length_m < 0 || u.mass_kg < 0 || u.time_s < 0) {
-    fail(where, ": header unit scales must not be negative");
-  }
-  return u;
-}
-
-}  // namespace
+}  // namespace detail
 
 Scene read_csv(std::istream& in, const std::string& source) {
   return read_csv(in, source, {});
@@ -198,21 +302,33 @@ Scene read_csv(std::istream& in, const std::string& source) {
 
 Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& opt) {
   Scene s;
-  std::string line, name_buf;
+  std::string line;
   std::size_t lineno = 0;
-  bool have_header = false, have_columns = false, any_name = false;
+  bool have_header = false, plain = false, have_columns = false;
   bool have_dt = false, have_eps = false, have_cam = false;
   Bodies& b = s.bodies;
-  std::vector<std::string> names;
-  // the stream's length, when it has one, for the progress line
+  std::vector<std::string> names;  // started at the first non-empty name
+  std::vector<int> col;            // field -> column (the header's order, else the native one)
+  std::vector<std::string_view> f;
+  std::vector<std::string> quoted;
+  const std::string& src = source;
+  // the stream's length, when it has one, for the progress line; the rows, to reserve once
   std::size_t total = 0;
   const auto start = in.tellg();
-  if (opt.progress && start != std::streampos(-1) && in.seekg(0, std::ios::end)) {
+  if (start != std::streampos(-1) && in.seekg(0, std::ios::end)) {
     const auto end = in.tellg();
     if (end != std::streampos(-1) && end > start) total = static_cast<std::size_t>(end - start);
     in.seekg(start);
   }
   in.clear();
+  const std::size_t rows = count_lines(in);
+  if (rows > 0) {
+    try {
+      b.reserve(rows);
+    } catch (const std::bad_alloc&) {
+      fail(src, ": ", rows, " lines: not enough memory for that many bodies");
+    }
+  }
   detail::Progress prog(opt, total, 4u << 20);
   while (std::getline(in, line)) {
     ++lineno;
@@ -226,107 +342,144 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
       l.remove_prefix(3);  // UTF-8 byte-order mark
     }
     if (l.empty()) continue;
-    const std::string where = source + ":" + std::to_string(lineno);
-    // the header comment: units and G
-    if (!have_header) {
-      if (l.substr(0, kMagic.size()) != kMagic) {
-        fail(where, ": missing header line '# nbody csv v1 units=... G=...' (found '",
-             std::string(l.substr(0, 40)), "')");
-      }
-      std::map<std::string, std::string> kv;
-      std::string version, bad;
-      if (!parse_header_pairs(l.substr(kMagic.size()), kv, version, bad)) {
-        fail(where, ": malformed header entry '", bad, "' (expected key=value)");
-      }
-      if (!version.empty() && version != "v1") {
-        fail(where, ": unsupported CSV version '", version, "' (this program reads v1)");
-      }
-      s.units = units_from_header(kv, where);
-      auto num = [&](const char* k, double& out, bool& have) {
-        auto it = kv.find(k);
-        if (it == kv.end()) return;
-        if (!detail::parse_double(it->second, out) || !std::isfinite(out) || out < 0) {
-          fail(where, ": header value ", k, "='", it->second, "' is not a non-negative number");
+    const std::string where = src + ":" + std::to_string(lineno);
+    const bool magic =
+        l.substr(0, kMagic.size()) == kMagic &&
+        (l.size() == kMagic.size() || l[kMagic.size()] == ' ' || l[kMagic.size()] == '\t');
+    // the header comment: units and G, or a plain CSV's column header
+    if (!have_header && !plain) {
+      if (!magic) {
+        if (l.substr(0, kMagic.size()) == kMagic)
+          fail(where, ": malformed header ", detail::quote(l),
+               " (expected '# nbody csv v1 units=... G=...')");
+        if (l.front() != '#' && is_column_header(l)) {
+          // plain CSV: the units come from the options
+          plain = true;
+          s.units = opt.input_units ? *opt.input_units : units::henon();
+          if (opt.notice && !opt.input_units)
+            opt.notice(src +
+                       ": plain CSV (no '# nbody csv' header): taken as Hénon units (G = 1); "
+                       "give --input-units solar|galactic|agora|henon to change");
+        } else {
+          fail(where,
+               ": not a CSV nbody reads: the first line must be a '# nbody csv v1 ...' "
+               "header (e.g. '# nbody csv v1 units=henon G=1') or a column header (e.g. "
+               "'x,y,z,vx,vy,vz,m'); found ",
+               detail::quote(l));
         }
-        have = true;
-      };
-      num("dt", s.dt, have_dt);
-      num("softening", s.softening, have_eps);
-      num("camera", s.camera_distance, have_cam);
-      if (have_dt && !(s.dt > 0)) fail(where, ": header dt must be positive");
-      if (auto it = kv.find("name"); it != kv.end()) s.name = it->second;
-      have_header = true;
-      continue;
+      } else {
+        std::string version;
+        const auto kv = detail::parse_header_pairs(l.substr(kMagic.size()), version, where);
+        if (version != "v1")
+          fail(where, ": unsupported CSV version ",
+               detail::quote(version.empty() ? "(none)" : version),
+               " (this program reads '# nbody csv v1 ...')");
+        for (const auto& [key, value] : kv) {
+          bool ok = false;
+          for (const char* k : kHeaderKeys)
+            ok = ok || key == k;
+          if (!ok)
+            fail(where, ": unknown header key ", detail::quote(key),
+                 " (known: units, length, mass, time, velocity, length_m, mass_kg, time_s, G, dt, "
+                 "softening, camera, name, elapsed, steps, kernel, integrator)");
+        }
+        s.units = units_from_header(kv, where);
+        auto num = [&](const char* k, double& out, bool& have) {
+          auto it = kv.find(k);
+          if (it == kv.end()) return;
+          if (!detail::parse_double(it->second, out) || !std::isfinite(out) || out < 0) {
+            fail(where, ": header value ", k, "=", detail::quote(it->second),
+                 " is not a non-negative number");
+          }
+          have = true;
+        };
+        num("dt", s.dt, have_dt);
+        num("softening", s.softening, have_eps);
+        num("camera", s.camera_distance, have_cam);
+        if (have_dt && !(s.dt > 0)) fail(where, ": header dt must be positive");
+        detail::read_run(kv, opt.run, where);
+        if (auto it = kv.find("name"); it != kv.end()) s.name = it->second;
+        have_header = true;
+        continue;
+      }
     }
+    if (magic) fail(where, ": a second '# nbody csv' header line (the first is at the top)");
     if (l.front() == '#') continue;  // further comments
-    bool bad_quote = false;
-    std::vector<std::string_view> f = split_row(l, name_buf, bad_quote);
-    // the optional column header
-    if (!have_columns && b.empty() && trim(f[0]) == "x") {
-      if (f.size() < 7) fail(where, ": column header has ", f.size(), " columns, expected 7 to 9");
-      for (std::size_t k = 0; k < f.size(); ++k) {
-        if (trim(f[k]) != kColumns[k]) {
-          fail(where, ": column ", k + 1, " is named '", std::string(trim(f[k])), "', expected '",
-               kColumns[k], "'");
-        }
-      }
+    if (!split_row(l, f, quoted)) fail(where, ": unterminated or misplaced quote");
+    // the column header (a plain CSV's first line; optional in native CSV)
+    if (!have_columns && b.empty() && column_index(f[0]) >= 0) {
+      parse_column_header(f, col, where);
       have_columns = true;
       continue;
     }
-    if (bad_quote) fail(where, ": column 9 (name): unterminated quote");
-    if (f.size() < 7) {
-      fail(where,
-           ": expected 7 to 9 comma-separated fields (x,y,z,vx,vy,vz,m[,component[,name]]), "
-           "found ",
-           f.size());
+    if (col.empty()) {
+      col.assign(kColumnCount, 0);
+      for (int k = 0; k < kColumnCount; ++k)
+        col[std::size_t(k)] = k;
     }
-    double v[7];
-    for (int k = 0; k < 7; ++k) {
-      if (!detail::parse_double(f[k], v[k])) {
-        fail(where, ": column ", k + 1, " (", kColumns[k], "): '", std::string(trim(f[k])),
-             "' is not a number");
-      }
-      if (!std::isfinite(v[k])) {
-        fail(where, ": column ", k + 1, " (", kColumns[k], "): value '", std::string(trim(f[k])),
-             "' is not finite");
-      }
+    if (f.size() < kNumeric || f.size() > col.size()) {
+      fail(where, ": expected ", have_columns ? std::to_string(col.size()) : "7 to 9",
+           " comma-separated fields (",
+           have_columns ? "as the column header" : "x,y,z,vx,vy,vz,m[,component[,name]]",
+           "), found ", f.size());
     }
-    if (v[6] < 0) fail(where, ": column 7 (m): negative mass ", v[6]);
+    if (have_columns && f.size() != col.size())
+      fail(where, ": ", f.size(), " fields but the column header has ", col.size());
+    double v[kNumeric];
     Component c = Component::Star;
-    if (f.size() >= 8 && !trim(f[7]).empty() && !detail::parse_component(f[7], c)) {
-      fail(where, ": column 8 (component): unknown component '", std::string(trim(f[7])), "'");
+    std::string_view label;
+    for (std::size_t k = 0; k < f.size(); ++k) {
+      const int cc = col[k];
+      if (cc < kNumeric) {
+        if (!detail::parse_double(f[k], v[cc]))
+          fail(where, ": column ", k + 1, " (", kColumns[cc], "): ", detail::quote(trim(f[k])),
+               " is not a number");
+        if (!std::isfinite(v[cc]))
+          fail(where, ": column ", k + 1, " (", kColumns[cc], "): value ",
+               detail::quote(trim(f[k])), " is not finite");
+      } else if (cc == 7) {
+        if (!trim(f[k]).empty() && !detail::parse_component(f[k], c, false))
+          fail(where, ": column ", k + 1, " (component): ", detail::quote(trim(f[k])),
+               " is not a component name (star, disk, bulge, dark, gas, planet)");
+      } else {
+        label = trim(f[k]);
+      }
     }
-    std::string label;
-    if (f.size() >= 9) {
-      label = std::string(trim(f[8]));
-      any_name = any_name || !label.empty();
-    }
+    if (v[6] < 0) fail(where, ": column m: negative mass ", v[6]);
     b.add(v[0], v[1], v[2], v[3], v[4], v[5], v[6], c);
-    names.push_back(std::move(label));
+    if (!label.empty() && names.empty()) names.resize(b.size() - 1);
+    if (!names.empty() || !label.empty()) names.emplace_back(label);
   }
-  if (in.bad()) fail(source, ": read error");
+  if (in.bad()) fail(src, ": read error");
   prog.done();
-  if (!have_header) fail(source, ": empty file (expected a '# nbody csv v1 ...' header and rows)");
-  if (b.empty()) fail(source, ": no bodies (N = 0)");
-  if (any_name) b.name = std::move(names);
-  if (s.name.empty()) s.name = source;
-  s.description = "CSV file " + source;
-  detail::guess_defaults(s, !have_dt, !have_eps, !have_cam);
-  detail::finish_scene(s, source, opt);
+  if (!have_header && !plain)
+    fail(src, ": empty file (expected a '# nbody csv v1 ...' header and rows)");
+  if (b.empty()) fail(src, ": no bodies (N = 0)");
+  if (!names.empty()) {
+    names.resize(b.size());
+    b.name = std::move(names);
+  }
+  if (s.name.empty()) s.name = src;
+  s.description = std::string(plain ? "plain CSV file " : "CSV file ") + src;
+  detail::shrink_to_fit(b);
+  detail::set_defaults(s, src, opt, !have_dt, !have_eps, !have_cam);
+  detail::finish_scene(s, src, opt);
   return s;
 }
 
-void write_csv(std::ostream& out, const Scene& s) {
-  const UnitSystem& u = s.units;
+void write_csv(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run) {
+  UnitSystem u = s.units;
   const Bodies& b = s.bodies;
   using detail::format_double;
+  using detail::quote_value;
+  // a named system with another G is written as custom units (the reader would refuse it)
+  for (const char* k : {"solar", "galactic", "agora", "henon"})
+    if (u.name == k && std::fabs(units::by_name(k).G - u.G) > 1e-12 * u.G) u.name = "custom";
   out << "# nbody csv v1 units=" << quote_value(u.name) << " length=" << quote_value(u.length)
       << " mass=" << quote_value(u.mass) << " time=" << quote_value(u.time)
       << " velocity=" << quote_value(u.velocity) << " length_m=" << format_double(u.length_m)
       << " mass_kg=" << format_double(u.mass_kg) << " time_s=" << format_double(u.time_s)
-      << " G=" << format_double(u.G) << " dt=" << format_double(s.dt)
-      << " softening=" << format_double(s.softening)
-      << " camera=" << format_double(s.camera_distance);
+      << detail::run_header(s, run) << " camera=" << format_double(s.camera_distance);
   if (!s.name.empty()) out << " name=" << quote_value(s.name);
   out << "\n";
   const bool names = !b.name.empty();

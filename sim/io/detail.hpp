@@ -5,6 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,23 +19,162 @@
 
 namespace nbody::io::detail {
 
+/// The OS's description of errno value `err` (strerror).
+std::string os_error(int err);
+
+/// An output stream buffer over a file descriptor that remembers the first write error (errno).
+class FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd);
+  /// errno of the first failed write, 0 when none failed.
+  int error() const { return err_; }
+
+ protected:
+  int_type overflow(int_type ch) override;
+  int sync() override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+
+ private:
+  bool drain();
+  int fd_;
+  int err_ = 0;
+  std::vector<char> buf_;
+};
+
+/// Where an output really goes: symlinks followed to their target.
+struct OutputTarget {
+  std::string path;         ///< the file written (the symlink's target for a symlink)
+  bool exists = false;      ///< a regular file is there already
+  unsigned mode = 0;        ///< its permission bits
+  unsigned long links = 1;  ///< its hard-link count
+};
+/// Resolves `path` for writing: follows symlinks; refuses directories, devices, FIFOs and
+/// sockets; requires the containing directory to exist and be writable. Throws nbody::Error
+/// naming `path` and the OS error.
+OutputTarget resolve_output(const std::string& path);
+
+/// A file written through a unique temporary file next to its target (mkstemp) that replaces
+/// the target atomically with the target's mode on commit(); a file with several hard links is
+/// rewritten in place so every name sees the new data. Without commit() the temporary file is
+/// removed; remove_temp_files() removes it on a signal.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ostream& stream() { return *out_; }
+  /// Flushes, syncs and renames over the target; throws nbody::Error with the OS error.
+  void commit();
+  const std::string& temp_path() const { return tmp_; }
+
+ private:
+  void discard() noexcept;
+  void copy_into_target();
+  std::string name_;
+  OutputTarget target_;
+  std::string tmp_;
+  int fd_ = -1;
+  int slot_ = -1;
+  std::unique_ptr<FdBuf> buf_;
+  std::unique_ptr<std::ostream> out_;
+};
+
+/// Bytes to parse: a file (read with pread, never whole) or a buffer in memory, so the binary
+/// readers stream from disk and the fuzzers feed memory through the same code.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual std::size_t size() const = 0;
+  /// Copies n bytes at `offset` to dst; throws nbody::Error naming the source on a short read.
+  virtual void read(std::size_t offset, void* dst, std::size_t n) const = 0;
+};
+class MemorySource final : public ByteSource {
+ public:
+  MemorySource(const void* data, std::size_t size) : p_(static_cast<const char*>(data)), n_(size) {}
+  std::size_t size() const override { return n_; }
+  void read(std::size_t offset, void* dst, std::size_t n) const override;
+
+ private:
+  const char* p_;
+  std::size_t n_;
+};
+class FileSource final : public ByteSource {
+ public:
+  /// Opens a regular file; throws nbody::Error naming it and the OS error.
+  explicit FileSource(const std::string& path);
+  ~FileSource() override;
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+  std::size_t size() const override { return n_; }
+  void read(std::size_t offset, void* dst, std::size_t n) const override;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::size_t n_ = 0;
+};
+
+/// Throws nbody::Error naming `source` when `bytes` of bodies cannot be held in this machine's
+/// memory (checked before allocating, so a corrupt or sparse file fails with its name).
+void require_memory(std::size_t bytes, std::size_t n, const std::string& source);
+
 /// Reads a whole regular file; throws nbody::Error naming it when missing or unreadable.
 std::vector<char> read_file(const std::string& path);
 /// Size of a regular file; throws nbody::Error naming it when missing or not a file.
 std::size_t file_size(const std::string& path);
-/// Throws nbody::Error naming `path` when it does not exist.
+/// Throws nbody::Error naming `path` and the OS error when it cannot be reached.
 void require_exists(const std::string& path);
+/// Opens `path` for binary reading; throws nbody::Error with the OS error.
+void open_input(std::ifstream& in, const std::string& path);
+/// `s` in single quotes for a message: at most `max` characters, control bytes (NUL included)
+/// as \xNN, and the full length when cut.
+std::string quote(std::string_view s, std::size_t max = 80);
 
 /// Validates the bodies, converts to opt.target_units and fills missing scene defaults.
 void finish_scene(Scene& s, const std::string& source, const LoadOptions& opt);
-/// Sets dt, softening and camera distance from the bodies where they are not positive.
-void guess_defaults(Scene& s, bool set_dt, bool set_softening, bool set_camera);
+/// Guesses dt, softening and camera distance from the bodies (where set_*); a guess that is not
+/// finite and positive (ε: >= 0) is an error asking for --dt / --softening, unless
+/// opt.need_dt / opt.need_softening is false. Looks at a sample of at most 2^20 bodies.
+void set_defaults(Scene& s, const std::string& source, const LoadOptions& opt, bool set_dt,
+                  bool set_softening, bool set_camera);
+/// Releases the unused capacity of the arrays when the reserve was far off.
+void shrink_to_fit(Bodies& b);
+/// A header value, quoted when it holds blanks, quotes or backslashes.
+std::string quote_value(const std::string& v);
+/// key=value pairs of a header line after its magic; the first bare word goes to `version`.
+/// Throws naming `where` on a malformed entry or a key given twice.
+std::map<std::string, std::string> parse_header_pairs(std::string_view s, std::string& version,
+                                                      const std::string& where);
+/// " G=... dt=... softening=..." and, with a run, " elapsed=... steps=... kernel=...
+/// integrator=...", for the CSV and AGORA headers.
+std::string run_header(const Scene& s, const std::optional<RunRecord>& run);
+/// Reads elapsed, steps, kernel and integrator into *run (when run is not null).
+void read_run(const std::map<std::string, std::string>& kv, RunRecord* run,
+              const std::string& where);
+
+/// The checks of write_agora() before anything is written (see check_output()).
+void check_agora_output(const std::string& dir, const SaveOptions& opt);
+
+/// Native binary from a source (streamed: the arrays are read straight into the bodies).
+Scene read_binary(const ByteSource& src, const std::string& source, const LoadOptions& opt);
+/// Tipsy header of a source; see read_tipsy_header().
+TipsyHeader read_tipsy_header(const ByteSource& src, const std::string& source,
+                              std::optional<Format> f);
+/// Tipsy from a source, records read in chunks.
+Scene read_tipsy(const ByteSource& src, const std::string& source, const LoadOptions& opt,
+                 std::optional<Format> f);
+/// Parses one AGORA .dat file from a stream into `b` (component c; gas: 7 or 8 columns); a
+/// leading '# nbody agora v1 ...' comment fills dt/ε into `s` and the run into opt.run.
+void read_agora_dat(std::istream& in, const std::string& path, Component c, bool gas, Scene& s,
+                    bool& have_dt, bool& have_eps, const LoadOptions& opt);
 
 /// Reads an AGORA directory with the components chosen in `opt`.
 Scene read_agora(const std::string& dir, const LoadOptions& opt);
 
-/// Component by name ("disk") or number ("1"); false when unknown.
-bool parse_component(std::string_view s, Component& c);
+/// Component by name ("disk", any case) or, when allow_numbers, number ("1"); false when
+/// unknown.
+bool parse_component(std::string_view s, Component& c, bool allow_numbers = true);
 
 /// Shortest text that reads back to the same double.
 std::string format_double(double v);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <sstream>
 
 #include "sim/error.hpp"
@@ -34,16 +35,40 @@ bool starts_with_csv_header(const char* p, std::size_t n) {
   return n >= 11 && std::memcmp(p, "# nbody csv", 11) == 0;
 }
 
-// format of a file whose contents are in memory; `reason` tells why Tipsy did not fit
-std::optional<Format> detect_buffer(const char* p, std::size_t n, std::string& tipsy_reason) {
-  if (n >= 8 && std::memcmp(p, "NBODYBIN", 8) == 0) return Format::Binary;
-  if (starts_with_csv_header(p, n)) return Format::Csv;
+// a plain CSV: the first line starts with a column name followed by a comma (x,y,z,...)
+bool starts_with_column_header(const char* p, std::size_t n) {
+  if (n >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3, n -= 3;
+  while (n > 0 && (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t'))
+    ++p, --n;
+  std::size_t k = 0;
+  while (k < n && k < 16 && p[k] != ',' && p[k] != '\n')
+    ++k;
+  if (k == n || p[k] != ',') return false;
+  std::string first(p, k);
+  while (!first.empty() && (first.back() == ' ' || first.back() == '\t'))
+    first.pop_back();
+  for (char& c : first)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* name : {"x", "y", "z", "vx", "vy", "vz", "m", "component", "name"})
+    if (first == name) return true;
+  return false;
+}
+
+// format of a file from its first bytes and size (Tipsy: header and size, NVIDIA ids read in
+// chunks); `reason` tells why Tipsy did not fit
+std::optional<Format> detect_source(const detail::ByteSource& src, std::string& tipsy_reason) {
+  char head[64] = {};
+  const std::size_t n = std::min<std::size_t>(src.size(), sizeof head);
+  src.read(0, head, n);
+  if (n >= 8 && std::memcmp(head, "NBODYBIN", 8) == 0) return Format::Binary;
+  if (starts_with_csv_header(head, n)) return Format::Csv;
   try {
-    return read_tipsy_header(p, n, "").format;
+    return detail::read_tipsy_header(src, "", std::nullopt).format;
   } catch (const Error& e) {
     tipsy_reason = e.what();
     if (tipsy_reason.rfind(": ", 0) == 0) tipsy_reason.erase(0, 2);
   }
+  if (starts_with_column_header(head, n)) return Format::Csv;
   return std::nullopt;
 }
 
@@ -52,35 +77,20 @@ std::optional<Format> detect_buffer(const char* p, std::size_t n, std::string& t
   if (format_from_extension(path) == Format::TipsyXdr) fail(path, ": ", tipsy_reason);
   fail(path,
        ": unknown file format: not a native binary (no 'NBODYBIN' magic), not native CSV "
-       "(no '# nbody csv' header line), and ",
+       "(no '# nbody csv' header line, no 'x,y,z,vx,vy,vz,m' column header), and ",
        tipsy_reason);
 }
 
 void write_stream_file(const std::string& path, const std::function<void(std::ostream&)>& fn) {
-  // write next to the target, then rename, so a failed write leaves no partial file
-  const std::string tmp = path + ".part";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail(path, ": cannot open for writing");
-    try {
-      fn(out);
-      out.flush();
-      if (!out) fail(path, ": write error");
-    } catch (const Error& e) {
-      out.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      std::string m = e.what();
-      if (m.rfind(path, 0) == 0) throw;
-      fail(path, ": ", m);
-    }
+  detail::AtomicFile file(path);
+  try {
+    fn(file.stream());
+  } catch (const Error& e) {
+    std::string m = e.what();
+    if (m.rfind(path, 0) == 0) throw;
+    fail(path, ": ", m);
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    fail(path, ": cannot write (", ec.message(), ")");
-  }
+  file.commit();
 }
 
 }  // namespace
@@ -92,19 +102,9 @@ Format detect_format(const std::string& path) {
   if (fs::is_directory(path, ec)) {
     fail(path, ": directory has none of the AGORA files disk.dat, bulge.dat, halo.dat, gas.dat");
   }
-  const std::size_t size = detail::file_size(path);
-  char head[64] = {};
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path, ": cannot open for reading");
-    in.read(head, std::min<std::streamsize>(sizeof head, std::streamsize(size)));
-  }
-  if (size >= 8 && std::memcmp(head, "NBODYBIN", 8) == 0) return Format::Binary;
-  if (starts_with_csv_header(head, std::min<std::size_t>(size, sizeof head))) return Format::Csv;
-  // Tipsy needs the whole file (size check, NVIDIA ids)
-  const std::vector<char> buf = detail::read_file(path);
+  const detail::FileSource src(path);
   std::string reason;
-  if (auto f = detect_buffer(buf.data(), buf.size(), reason)) return *f;
+  if (auto f = detect_source(src, reason)) return *f;
   if (format_from_extension(path) == Format::Csv) return Format::Csv;
   unknown_format(path, reason);
 }
@@ -113,64 +113,77 @@ Scene load(const std::string& path, const LoadOptions& opt) {
   detail::require_exists(path);
   std::error_code ec;
   if (fs::is_directory(path, ec)) return load(path, Format::Agora, opt);
-  // read once, detect from the contents
-  const std::vector<char> buf = detail::read_file(path);
-  std::string reason;
-  std::optional<Format> f = detect_buffer(buf.data(), buf.size(), reason);
-  if (!f && format_from_extension(path) == Format::Csv) f = Format::Csv;
-  if (!f) unknown_format(path, reason);
-  switch (*f) {
-    case Format::Csv: {
-      std::istringstream in(std::string(buf.begin(), buf.end()));
-      return read_csv(in, path, opt);
-    }
-    case Format::Binary:
-      return read_binary(buf.data(), buf.size(), path, opt);
-    default:
-      return read_tipsy(buf.data(), buf.size(), path, opt, *f);
-  }
+  // detected from the first bytes and the size, then streamed: never the whole file in memory
+  return load(path, detect_format(path), opt);
 }
 
 Scene load(const std::string& path, Format f, const LoadOptions& opt) {
-  switch (f) {
-    case Format::Csv: {
-      detail::file_size(path);  // missing / not a file
-      std::ifstream in(path, std::ios::binary);
-      if (!in) fail(path, ": cannot open for reading");
-      return read_csv(in, path, opt);
+  try {
+    switch (f) {
+      case Format::Csv: {
+        detail::file_size(path);  // missing / not a file
+        std::ifstream in;
+        detail::open_input(in, path);
+        return read_csv(in, path, opt);
+      }
+      case Format::Binary:
+        return detail::read_binary(detail::FileSource(path), path, opt);
+      case Format::TipsyXdr:
+      case Format::TipsyNative:
+      case Format::TipsyNvidia:
+        return detail::read_tipsy(detail::FileSource(path), path, opt, f);
+      case Format::Agora:
+        return detail::read_agora(path, opt);
     }
-    case Format::Binary: {
-      const std::vector<char> buf = detail::read_file(path);
-      return read_binary(buf.data(), buf.size(), path, opt);
-    }
-    case Format::TipsyXdr:
-    case Format::TipsyNative:
-    case Format::TipsyNvidia: {
-      const std::vector<char> buf = detail::read_file(path);
-      return read_tipsy(buf.data(), buf.size(), path, opt, f);
-    }
-    case Format::Agora:
-      return detail::read_agora(path, opt);
+  } catch (const std::bad_alloc&) {
+    fail(path, ": not enough memory to load it");
   }
   fail(path, ": unknown format");
 }
 
-void save(const Scene& s, const std::string& path, Format f) {
+void check_output(const std::string& path, Format f, const SaveOptions& opt) {
+  if (path == "-") {
+    if (f != Format::Csv)
+      fail("-: standard output takes CSV only (", format_name(f), " is a file format)");
+    return;
+  }
+  if (f == Format::Agora) {
+    detail::check_agora_output(path, opt);
+    return;
+  }
+  detail::resolve_output(path);
+}
+
+void save(const Scene& s, const std::string& path, Format f, const SaveOptions& opt) {
   s.bodies.validate("scene '" + s.name + "'");
+  check_output(path, f, opt);
+  if (path == "-") {
+    write_csv(std::cout, s, opt.run);
+    std::cout.flush();
+    if (!std::cout) fail("-: cannot write to standard output");
+    return;
+  }
   switch (f) {
     case Format::Csv:
-      write_stream_file(path, [&](std::ostream& o) { write_csv(o, s); });
+      write_stream_file(path, [&](std::ostream& o) { write_csv(o, s, opt.run); });
       return;
     case Format::Binary:
-      write_stream_file(path, [&](std::ostream& o) { write_binary(o, s); });
+      write_stream_file(path, [&](std::ostream& o) { write_binary(o, s, opt.run); });
       return;
     case Format::TipsyXdr:
     case Format::TipsyNative:
     case Format::TipsyNvidia:
-      write_stream_file(path, [&](std::ostream& o) { write_tipsy(o, s, f); });
+      if (opt.notice)
+        opt.notice(path +
+                   ": Tipsy stores no units, G, dt, softening length (only per particle), "
+                   "step count, kernel or integrator; only the time (" +
+                   detail::format_double(opt.run ? opt.run->time : 0) +
+                   ") is in the header. Load it with --input-units " + s.units.name);
+      write_stream_file(
+          path, [&](std::ostream& o) { write_tipsy(o, s, f, true, opt.run ? opt.run->time : 0); });
       return;
     case Format::Agora:
-      write_agora(path, s);
+      write_agora(path, s, opt);
       return;
   }
 }
@@ -189,12 +202,14 @@ FileInfo info(const std::string& path, const LoadOptions& opt) {
     all.agora_halo = fs::exists(fs::path(path) / "halo.dat", ec);
     all.agora_gas = fs::exists(fs::path(path) / "gas.dat", ec);
   }
+  RunRecord run;
+  run.steps = -1;
+  all.run = &run;
   Scene s = load(path, fi.format, all);
-  if (fi.format == Format::TipsyXdr || fi.format == Format::TipsyNative ||
-      fi.format == Format::TipsyNvidia) {
-    const std::vector<char> buf = detail::read_file(path);
-    fi.time = read_tipsy_header(buf.data(), buf.size(), path, fi.format).time;
-  }
+  fi.time = run.time;
+  if (run.steps >= 0 && fi.format != Format::TipsyXdr && fi.format != Format::TipsyNative &&
+      fi.format != Format::TipsyNvidia && (run.steps > 0 || !run.kernel.empty()))
+    fi.run = run;
   const Bodies& b = s.bodies;
   fi.n = b.size();
   fi.units = s.units;
@@ -249,6 +264,11 @@ std::string describe(const FileInfo& fi) {
   if (fi.format == Format::TipsyXdr || fi.format == Format::TipsyNative ||
       fi.format == Format::TipsyNvidia) {
     os << "time:       " << fi.time << " (Tipsy header)\n";
+  }
+  if (fi.run) {
+    os << "run:        elapsed " << fi.run->time << " " << u.time << ", " << fi.run->steps
+       << " steps, kernel " << (fi.run->kernel.empty() ? "?" : fi.run->kernel) << ", integrator "
+       << (fi.run->integrator.empty() ? "?" : fi.run->integrator) << "\n";
   }
   return os.str();
 }

@@ -27,17 +27,43 @@ const char* format_name(Format f);
 /// throws nbody::Error naming `what` otherwise.
 Format parse_format(const std::string& s, const std::string& what = "format");
 
+/// What a run was: written into every file that can hold it (CSV and binary headers, an AGORA
+/// comment line, the Tipsy header's time), read back by the loaders.
+struct RunRecord {
+  double time = 0;         ///< elapsed time in the scene's time unit
+  long long steps = 0;     ///< steps done
+  std::string kernel;      ///< force kernel, e.g. "cpu-symmetric"
+  std::string integrator;  ///< e.g. "leapfrog-kdk"
+};
+
 struct LoadOptions {
   // Tipsy particle types to load
   bool tipsy_gas = false, tipsy_dark = false, tipsy_star = true;
   // AGORA components to load (default: the stars, disk + bulge)
   bool agora_disk = true, agora_bulge = true, agora_halo = false, agora_gas = false;
-  /// Units of a Tipsy file (Tipsy stores none); default Hénon units (G = 1).
-  std::optional<UnitSystem> tipsy_units;
+  /// Units of a file that stores none (Tipsy, plain CSV); default Hénon units (G = 1).
+  std::optional<UnitSystem> input_units;
   /// Convert the loaded bodies to these units (must be physical, or equal to the file's).
   std::optional<UnitSystem> target_units;
   /// Called with the fraction done (0..1) while reading large inputs; may be empty.
   std::function<void(double)> progress;
+  /// One-line notices (e.g. the units assumed for a plain CSV); may be empty.
+  std::function<void(const std::string&)> notice;
+  /// False when the caller sets dt / ε itself (--dt, --softening): a guess that fails is then
+  /// left as it is instead of being an error.
+  bool need_dt = true, need_softening = true;
+  /// Filled with the run a file records (CSV, binary, AGORA headers; Tipsy: time), if not null.
+  RunRecord* run = nullptr;
+};
+
+struct SaveOptions {
+  /// Allow replacing an existing AGORA directory (files of components the scene has no bodies
+  /// of are left as they are).
+  bool force = false;
+  /// The run to record (absent: none recorded).
+  std::optional<RunRecord> run;
+  /// One-line notices: what the format cannot hold, files left as they were; may be empty.
+  std::function<void(const std::string&)> notice;
 };
 
 /// Detects the format of `path` from the directory layout, magic number, Tipsy header
@@ -47,8 +73,18 @@ Format detect_format(const std::string& path);
 Scene load(const std::string& path, const LoadOptions& opt = {});
 /// Loads with an explicit format.
 Scene load(const std::string& path, Format f, const LoadOptions& opt = {});
-/// Writes the scene's bodies in format `f` (for AGORA, `path` is a directory).
-void save(const Scene& s, const std::string& path, Format f);
+/// Writes the scene's bodies in format `f` (for AGORA, `path` is a directory). A regular file is
+/// replaced atomically keeping its mode, a symlink is written through; devices, FIFOs and
+/// directories are refused; "-" writes CSV to standard output. Units, G, dt, ε and opt.run are
+/// recorded where the format can hold them (opt.notice says what it cannot).
+void save(const Scene& s, const std::string& path, Format f, const SaveOptions& opt = {});
+/// Checks before any work that `path` can be written as `f` (the same checks as save(): file
+/// type, directory writable, AGORA directory not replaced without opt.force); throws
+/// nbody::Error naming the path and the reason.
+void check_output(const std::string& path, Format f, const SaveOptions& opt = {});
+/// Removes the temporary files of writes in progress. Async-signal-safe: for SIGINT/SIGTERM
+/// handlers, which then re-raise the signal.
+void remove_temp_files() noexcept;
 
 /// Parses native CSV text from a stream; `source` names it in error messages.
 Scene read_csv(std::istream& in, const std::string& source);
@@ -59,12 +95,12 @@ Scene read_csv(std::istream& in, const std::string& source);
 /// Parses native CSV text and applies `opt` (target units).
 Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& opt);
 /// Writes native CSV: the header comment with units, G, dt, ε, then one row per body.
-void write_csv(std::ostream& out, const Scene& s);
+void write_csv(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run = {});
 /// Parses a native binary file held in memory.
 Scene read_binary(const void* data, std::size_t size, const std::string& source,
                   const LoadOptions& opt = {});
 /// Writes the native little-endian binary format.
-void write_binary(std::ostream& out, const Scene& s);
+void write_binary(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run = {});
 
 /// A Tipsy header as found in a file: byte order, header size and counts.
 struct TipsyHeader {
@@ -88,9 +124,12 @@ Scene read_tipsy(const void* data, std::size_t size, const std::string& source,
 /// byte order of `f`; `padded` selects the 32-byte header. Values are stored as float.
 void write_tipsy(std::ostream& out, const Scene& s, Format f, bool padded = true, double time = 0);
 /// Writes an AGORA directory (created if needed): disk.dat (Disk, Star, Planet), bulge.dat,
-/// halo.dat (Dark), gas.dat (Gas, u = 0), in kpc, km/s, 1e9 Msun; all four files are written
+/// halo.dat (Dark), gas.dat (Gas, u = 0), in kpc, km/s, 1e9 Msun, each file atomically, each
+/// starting with a '# nbody agora ...' comment recording G, dt, ε and the run. A directory that
+/// already holds AGORA files is refused unless opt.force; with it, files of components the
+/// scene has no bodies of are left as they are. In a new directory all four files are written
 /// (empty when there are no bodies of that kind; the reader accepts empty files).
-void write_agora(const std::string& dir, const Scene& s);
+void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt = {});
 
 /// Sets the Tipsy and AGORA selections from names: disk, bulge, halo (= dark), gas, star
 /// (= Tipsy stars and AGORA disk + bulge), dark, all. Throws nbody::Error naming `what`.
@@ -110,6 +149,7 @@ struct FileInfo {
   std::string path;                         ///< the file or directory described
   std::size_t count[kComponentCount] = {};  ///< bodies per Component
   double dt = 0, softening = 0;             ///< the scene defaults the file gives
+  std::optional<RunRecord> run;             ///< the run the file records, if any
 };
 FileInfo info(const std::string& path, const LoadOptions& opt = {});
 /// Human-readable multi-line summary.

@@ -18,8 +18,6 @@ namespace {
 
 constexpr std::size_t kGasBytes = 48, kDarkBytes = 36, kStarBytes = 44;
 constexpr std::int32_t kBulgeId = 100000000, kDarkId = 200000000;
-// ids below this (as raw bits: denormal or tiny positive floats) mark the NVIDIA variant
-constexpr std::uint32_t kMaxId = 0x20000000;
 
 const char* order_name(bool big) {
   return big ? "big-endian (XDR)" : "little-endian";
@@ -60,6 +58,7 @@ std::string check(const unsigned char* p, std::size_t size, bool big, bool padde
            std::to_string(hb) + "-byte header but the file has " + std::to_string(size) +
            (need > size ? " (truncated)" : " (extra bytes)");
   }
+  if (!std::isfinite(time)) return "header time is not finite (" + std::to_string(time) + ")";
   score = 3;
   h.format = big ? Format::TipsyXdr : Format::TipsyNative;
   h.padded = padded;
@@ -69,21 +68,45 @@ std::string check(const unsigned char* p, std::size_t size, bool big, bool padde
   return {};
 }
 
-// true when every dark/star phi holds a small non-negative integer and one is non-zero
-bool looks_like_nvidia(const unsigned char* p, const TipsyHeader& h) {
-  bool nonzero = false;
-  const unsigned char* q = p + h.header_bytes() + kGasBytes * h.nsph;
-  for (std::size_t i = 0; i < h.ndark; ++i, q += kDarkBytes) {
-    const auto id = detail::load<std::uint32_t>(q + 32, false);
-    if (id >= kMaxId) return false;
-    nonzero = nonzero || id != 0;
+// reads records of `bytes` each from `offset` in chunks, calling fn(record pointer)
+template <typename Fn>
+void for_records(const detail::ByteSource& src, std::size_t offset, std::size_t count,
+                 std::size_t bytes, Fn&& fn) {
+  constexpr std::size_t kChunk = 8192;
+  std::vector<unsigned char> buf(kChunk * bytes);
+  for (std::size_t i = 0; i < count; i += kChunk) {
+    const std::size_t k = std::min(kChunk, count - i);
+    src.read(offset + i * bytes, buf.data(), k * bytes);
+    for (std::size_t j = 0; j < k; ++j)
+      if (!fn(buf.data() + j * bytes)) return;
   }
-  for (std::size_t i = 0; i < h.nstar; ++i, q += kStarBytes) {
-    const auto id = detail::load<std::uint32_t>(q + 40, false);
-    if (id >= kMaxId) return false;
-    nonzero = nonzero || id != 0;
-  }
-  return nonzero;
+}
+
+// true when the dark/star phi fields hold the ids NVIDIA's sample writes: dark ids
+// 2e8 + k increasing, disk ids below 1e8 and bulge ids in [1e8, 2e8), each increasing, and at
+// least one id non-zero. Real potentials are negative floats; tiny positive ones are not sorted.
+bool looks_like_nvidia(const detail::ByteSource& src, const TipsyHeader& h) {
+  bool ok = true, nonzero = false;
+  std::int64_t last_dark = -1, last_disk = -1, last_bulge = -1;
+  const std::size_t dark_at = h.header_bytes() + kGasBytes * h.nsph;
+  for_records(src, dark_at, h.ndark, kDarkBytes, [&](const unsigned char* q) {
+    const auto id = std::int64_t(detail::load<std::uint32_t>(q + 32, false));
+    ok = id >= kDarkId && id < kDarkId + kBulgeId && id > last_dark;
+    last_dark = id;
+    nonzero = true;
+    return ok;
+  });
+  if (!ok) return false;
+  for_records(src, dark_at + kDarkBytes * h.ndark, h.nstar, kStarBytes,
+              [&](const unsigned char* q) {
+                const auto id = std::int64_t(detail::load<std::uint32_t>(q + 40, false));
+                std::int64_t& last = id < kBulgeId ? last_disk : last_bulge;
+                ok = id < kDarkId && id > last;
+                last = id;
+                nonzero = nonzero || id != 0;
+                return ok;
+              });
+  return ok && nonzero;
 }
 
 float to_float(double v, const char* what) {
@@ -97,7 +120,21 @@ float to_float(double v, const char* what) {
 
 TipsyHeader read_tipsy_header(const void* data, std::size_t size, const std::string& source,
                               std::optional<Format> f) {
-  const auto* p = static_cast<const unsigned char*>(data);
+  return detail::read_tipsy_header(detail::MemorySource(data, size), source, f);
+}
+
+Scene read_tipsy(const void* data, std::size_t size, const std::string& source,
+                 const LoadOptions& opt, std::optional<Format> f) {
+  return detail::read_tipsy(detail::MemorySource(data, size), source, opt, f);
+}
+
+namespace detail {
+
+TipsyHeader read_tipsy_header(const ByteSource& src, const std::string& source,
+                              std::optional<Format> f) {
+  const std::size_t size = src.size();
+  unsigned char p[32] = {};
+  src.read(0, p, std::min<std::size_t>(size, 32));
   if (f && *f != Format::TipsyXdr && *f != Format::TipsyNative && *f != Format::TipsyNvidia) {
     fail(source, ": ", format_name(*f), " is not a Tipsy format");
   }
@@ -117,7 +154,7 @@ TipsyHeader read_tipsy_header(const void* data, std::size_t size, const std::str
     std::string reason = check(p, size, t.big, t.padded, h, score);
     if (reason.empty()) {
       if (!h.nbodies) fail(source, ": Tipsy header says N = 0 (no bodies)");
-      if (f == Format::TipsyNvidia || (!f && !t.big && looks_like_nvidia(p, h))) {
+      if (f == Format::TipsyNvidia || (!f && !t.big && looks_like_nvidia(src, h))) {
         h.format = Format::TipsyNvidia;
       }
       return h;
@@ -130,10 +167,9 @@ TipsyHeader read_tipsy_header(const void* data, std::size_t size, const std::str
        f ? "" : (std::string(", closest: ") + order_name(best_big)), "): ", best_reason);
 }
 
-Scene read_tipsy(const void* data, std::size_t size, const std::string& source,
-                 const LoadOptions& opt, std::optional<Format> f) {
-  const TipsyHeader h = read_tipsy_header(data, size, source, f);
-  const auto* p = static_cast<const unsigned char*>(data);
+Scene read_tipsy(const ByteSource& src, const std::string& source, const LoadOptions& opt,
+                 std::optional<Format> f) {
+  const TipsyHeader h = read_tipsy_header(src, source, f);
   const bool big = h.format == Format::TipsyXdr;
   const bool nvidia = h.format == Format::TipsyNvidia;
   const std::size_t n = (opt.tipsy_gas ? h.nsph : 0) + (opt.tipsy_dark ? h.ndark : 0) +
@@ -147,53 +183,68 @@ Scene read_tipsy(const void* data, std::size_t size, const std::string& source,
          " ); the file has ", h.nsph, " gas, ", h.ndark, " dark, ", h.nstar,
          " star (choose with --components)");
   }
+  require_memory(n * 57, n, source);
   Scene s;
   Bodies& b = s.bodies;
   b.reserve(n);
-  detail::Progress prog(opt, h.nbodies);
+  Progress prog(opt, h.nbodies);
   double eps = 0;
   std::size_t done = 0;
-  auto f32 = [&](const unsigned char* q, int k) {
-    return double(detail::load<float>(q + 4 * k, big));
-  };
+  auto f32 = [&](const unsigned char* q, int k) { return double(load<float>(q + 4 * k, big)); };
   auto body = [&](const unsigned char* q, Component c, double e) {
     b.add(f32(q, 1), f32(q, 2), f32(q, 3), f32(q, 4), f32(q, 5), f32(q, 6), f32(q, 0), c);
     if (eps == 0 && e > 0 && std::isfinite(e)) eps = e;
   };
-  const unsigned char* q = p + h.header_bytes();
+  std::size_t off = h.header_bytes();
   // gas: mass pos vel rho temp hsmooth metals phi
-  for (std::size_t i = 0; i < h.nsph; ++i, q += kGasBytes) {
-    if (opt.tipsy_gas) body(q, Component::Gas, f32(q, 9));
-    prog.tick(++done);
-  }
+  if (opt.tipsy_gas)
+    for_records(src, off, h.nsph, kGasBytes, [&](const unsigned char* q) {
+      body(q, Component::Gas, f32(q, 9));
+      prog.tick(++done);
+      return true;
+    });
+  off += kGasBytes * h.nsph;
   // dark: mass pos vel eps phi
-  for (std::size_t i = 0; i < h.ndark; ++i, q += kDarkBytes) {
-    if (opt.tipsy_dark) body(q, Component::Dark, f32(q, 7));
-    prog.tick(++done);
-  }
+  if (opt.tipsy_dark)
+    for_records(src, off, h.ndark, kDarkBytes, [&](const unsigned char* q) {
+      body(q, Component::Dark, f32(q, 7));
+      prog.tick(++done);
+      return true;
+    });
+  off += kDarkBytes * h.ndark;
   // star: mass pos vel metals tform eps phi
-  for (std::size_t i = 0; i < h.nstar; ++i, q += kStarBytes) {
-    if (opt.tipsy_star) {
+  if (opt.tipsy_star)
+    for_records(src, off, h.nstar, kStarBytes, [&](const unsigned char* q) {
       Component c = Component::Star;
       if (nvidia) {
-        const auto id = detail::load<std::int32_t>(q + 40, false);
+        const auto id = load<std::int32_t>(q + 40, false);
         c = id >= kBulgeId && id < kDarkId ? Component::Bulge : Component::Disk;
       }
       body(q, c, f32(q, 9));
-    }
-    prog.tick(++done);
-  }
+      prog.tick(++done);
+      return true;
+    });
   prog.done();
-  s.units = opt.tipsy_units ? *opt.tipsy_units : units::henon();
+  s.units = opt.input_units ? *opt.input_units : units::henon();
+  if (opt.notice && !opt.input_units)
+    opt.notice(source +
+               ": Tipsy stores no units: taken as Hénon units (G = 1); give "
+               "--input-units solar|galactic|agora|henon to change");
   s.softening = eps;
   s.name = source;
   s.description = std::string("Tipsy (") + format_name(h.format) + ") file " + source;
+  if (opt.run) {
+    *opt.run = RunRecord{};
+    opt.run->time = h.time;
+  }
   // validate before the defaults look at the values
   b.validate(source);
-  detail::guess_defaults(s, true, eps == 0, true);
-  detail::finish_scene(s, source, opt);
+  set_defaults(s, source, opt, true, eps == 0, true);
+  finish_scene(s, source, opt);
   return s;
 }
+
+}  // namespace detail
 
 void write_tipsy(std::ostream& out, const Scene& s, Format f, bool padded, double time) {
   if (f != Format::TipsyXdr && f != Format::TipsyNative && f != Format::TipsyNvidia) {

@@ -104,12 +104,12 @@ TEST(AgoraBadInput, AskedForMissingFileIsNamed) {
   std::filesystem::remove(d / "halo.dat");
   io::LoadOptions opt;
   opt.agora_halo = true;
-  EXPECT_ERROR_MENTIONS([&] { io::load(d.str(), opt); }, "halo.dat", "no such file", "halo");
+  EXPECT_ERROR_MENTIONS([&] { io::load(d.str(), opt); }, "halo.dat", "No such file", "halo");
 }
 
 TEST(AgoraBadInput, MissingDirectory) {
   TempDir d;
-  EXPECT_ERROR_MENTIONS([&] { io::load(d / "nope", io::Format::Agora); }, "nope", "no such file");
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "nope", io::Format::Agora); }, "nope", "No such file");
 }
 
 TEST(AgoraBadInput, NonNumericFieldNamesLineAndColumn) {

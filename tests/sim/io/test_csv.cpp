@@ -86,10 +86,17 @@ TEST(Csv, MinimalSevenColumnsNoColumnHeader) {
   EXPECT_GT(r.camera_distance, 0);
 }
 
-TEST(Csv, ComponentByNumberOrName) {
-  Scene r = parse(kHeader + "x,y,z,vx,vy,vz,m,component\n0,0,0,0,0,0,1,4\n1,0,0,0,0,0,1,Bulge\n");
+TEST(Csv, ComponentByNameAnyCase) {
+  Scene r = parse(kHeader + "x,y,z,vx,vy,vz,m,component\n0,0,0,0,0,0,1,gas\n1,0,0,0,0,0,1,Bulge\n");
   EXPECT_EQ(r.bodies.component[0], Component::Gas);
   EXPECT_EQ(r.bodies.component[1], Component::Bulge);
+}
+
+// issue 10, finding 9: an 8th column of 1s and 2s silently became disk/bulge components
+TEST(CsvBadInput, ComponentNumbersAreRefused) {
+  const std::string m = error_of([] { parse(kHeader + "0,0,0,0,0,0,1,1\n1,0,0,0,0,0,1,2\n"); });
+  EXPECT_NE(m.find("test.csv:2"), std::string::npos) << m;
+  EXPECT_NE(m.find("column 8 (component): '1' is not a component name"), std::string::npos) << m;
 }
 
 TEST(Csv, TargetUnitsConvert) {
@@ -110,7 +117,8 @@ TEST(Csv, TargetUnitsConvert) {
 TEST(CsvBadInput, MissingHeader) {
   auto m = error_of([] { parse("1,2,3,4,5,6,7\n", "plain.csv"); });
   EXPECT_NE(m.find("plain.csv:1"), std::string::npos) << m;
-  EXPECT_NE(m.find("missing header"), std::string::npos) << m;
+  EXPECT_NE(m.find("'# nbody csv v1 ...' header"), std::string::npos) << m;
+  EXPECT_NE(m.find("x,y,z,vx,vy,vz,m"), std::string::npos) << m;
 }
 
 TEST(CsvBadInput, EmptyFile) {

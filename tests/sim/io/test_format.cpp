@@ -96,10 +96,10 @@ TEST(FormatBadInput, MissingFile) {
   TempDir d;
   for (io::Format f :
        {io::Format::Csv, io::Format::Binary, io::Format::TipsyXdr, io::Format::TipsyNvidia}) {
-    EXPECT_ERROR_MENTIONS([&] { io::load(d / "missing.file", f); }, "missing.file", "no such file");
+    EXPECT_ERROR_MENTIONS([&] { io::load(d / "missing.file", f); }, "missing.file", "No such file");
   }
-  EXPECT_ERROR_MENTIONS([&] { io::load(d / "missing.file"); }, "missing.file", "no such file");
-  EXPECT_ERROR_MENTIONS([&] { io::info(d / "missing.file"); }, "missing.file", "no such file");
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "missing.file"); }, "missing.file", "No such file");
+  EXPECT_ERROR_MENTIONS([&] { io::info(d / "missing.file"); }, "missing.file", "No such file");
 }
 
 TEST(FormatBadInput, UnknownFormat) {

@@ -154,7 +154,7 @@ TEST(Tipsy, SelectTypes) {
 TEST(Tipsy, UnitsAndConversion) {
   const std::string b = to_bytes(mixed_scene(20), io::Format::TipsyXdr);
   io::LoadOptions opt = all_types();
-  opt.tipsy_units = units::agora();
+  opt.input_units = units::agora();
   opt.target_units = units::galactic();
   Scene r = from_bytes(b, "t", opt);
   EXPECT_EQ(r.units.name, "galactic");

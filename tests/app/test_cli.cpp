@@ -1,0 +1,216 @@
+// Issue 10 regression tests for the command line: options checked when parsed, a bad -o found
+// before the run, conversions that would destroy data refused, physics edge cases exiting
+// non-zero, temp files removed on SIGTERM. Runs the nbody binary (CPU kernels only).
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kNbody = std::string(NBODY_BINARY_DIR) + "/bin/nbody";
+
+struct Result {
+  int rc = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result run(const std::string& args) {
+  Result r;
+  const std::string cmd = kNbody + " " + args + " 2>&1";
+  std::FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+    r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("nbody_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(std::random_device{}()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string at(const std::string& f) const { return (dir_ / f).string(); }
+  fs::path dir_;
+};
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+const char* kSim = "simulate --kernel cpu-reference --scene plummer -n 64";
+
+}  // namespace
+
+// finding 7: wrapped and ignored options
+TEST_F(Cli, OptionsAreCheckedWhenParsed) {
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c :
+       {Case{"simulate -n -5", "not in range"}, Case{"simulate --steps 4294967297", "not in range"},
+        Case{"simulate --threads -1 --kernel cpu-openmp", "allowed"},
+        Case{"simulate --kernel nope", "nope"}, Case{"simulate --dt nan", "finite"},
+        Case{"simulate --softening -1", ">= 0"},
+        Case{"simulate --load x.csv --scene plummer", "excludes"},
+        Case{"simulate --load x.csv --param a=1", "excludes"}, Case{"bench --softening -1", ">= 0"},
+        Case{"bench --budget -1", "> 0"}, Case{"convert a b --to hdf5", "hdf5"}}) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args);
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << r.out;
+  }
+  // a tunable of another kernel
+  const Result r = run(std::string(kSim) + " --threads 2 --steps 0");
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("does not apply to kernel 'cpu-reference'"), std::string::npos) << r.out;
+}
+
+// finding 6: a bad -o was found after the run
+TEST_F(Cli, BadOutputIsFoundBeforeTheRun) {
+  for (const std::string& o : {at("nodir/x.csv"), at("x.unknown"), dir_.string()}) {
+    SCOPED_TRACE(o);
+    const Result r = run(std::string(kSim) + " --steps 5 -o " + o);
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_EQ(r.out.find("step"), std::string::npos) << "the run started: " << r.out;
+  }
+}
+
+// finding 3: the output header recorded the scene's dt, not the run's
+TEST_F(Cli, OutputRecordsTheRun) {
+  const Result r = run(std::string(kSim) +
+                       " --dt 0.05 --softening 0.02 --G 2 --steps 4 --every 2 -o " + at("o.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const std::string head = read(at("o.csv")).substr(0, 400);
+  for (const char* k : {"G=2 ", "dt=0.05 ", "softening=0.02 ", "elapsed=0.2", "steps=4 ",
+                        "kernel=cpu-reference", "integrator=leapfrog-kdk", "units=custom"})
+    EXPECT_NE(head.find(k), std::string::npos) << k << " not in " << head;
+  const Result i = run("info " + at("o.csv"));
+  EXPECT_NE(i.out.find("4 steps"), std::string::npos) << i.out;
+}
+
+// finding 2: converting an AGORA directory onto itself emptied halo.dat
+TEST_F(Cli, ConvertRefusesToDestroyItsInput) {
+  ASSERT_EQ(run(std::string(kSim) + " --steps 0 -o " + at("p.csv")).rc, 0);
+  ASSERT_EQ(
+      run("simulate --kernel cpu-reference --scene disk-galaxy -n 300 --steps 0 -o " + at("g.csv"))
+          .rc,
+      0);
+  Result r = run("convert " + at("g.csv") + " " + at("ag") + " --to agora");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("convert " + at("ag") + " " + at("ag") + " --to agora");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--force"), std::string::npos) << r.out;
+  r = run("convert " + at("g.csv") + " " + at("ag") + " --to agora");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("already holds AGORA files"), std::string::npos) << r.out;
+  r = run("convert " + at("p.csv") + " " + at("p.csv"));
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("is the input itself"), std::string::npos) << r.out;
+}
+
+// finding 1: '-' is standard output (CSV only)
+TEST_F(Cli, DashIsStandardOutput) {
+  ASSERT_EQ(run(std::string(kSim) + " --steps 0 -o " + at("p.csv")).rc, 0);
+  Result r = run("convert " + at("p.csv") + " -");
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("# nbody csv v1", 0), 0u) << r.out.substr(0, 200);
+  r = run("convert " + at("p.csv") + " - --to bin");
+  EXPECT_NE(r.rc, 0);
+}
+
+// finding 8: coincident bodies with ε = 0 went unreported; bench exited 0 when all failed
+TEST_F(Cli, PhysicsEdgeCasesFail) {
+  write(at("c.csv"),
+        "# nbody csv v1 units=henon G=1\n0,0,0,0,0,0,1\n2,0,0,0,0,0,1\n0,0,0,0,0,0,1\n");
+  Result r = run("simulate --kernel cpu-reference --load " + at("c.csv") + " --steps 1");
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("bodies 0 and 2 are at the same position"), std::string::npos) << r.out;
+  r = run("simulate --kernel cpu-reference --load " + at("c.csv") + " --steps 1 --softening 0.1");
+  EXPECT_EQ(r.rc, 0) << r.out;
+  // a run that turns non-finite
+  write(at("f.csv"),
+        "# nbody csv v1 units=henon G=1 dt=1e300 softening=0\n0,0,0,1e300,0,0,1\n1,0,0,0,0,0,1\n");
+  r = run("simulate --kernel cpu-reference --load " + at("f.csv") + " --steps 2 --every 1");
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("NaN/Inf"), std::string::npos) << r.out;
+}
+
+// finding 10: a plain CSV was refused
+TEST_F(Cli, PlainCsvLoadsWithUnits) {
+  write(at("plain.csv"), "x,y,z,vx,vy,vz,m\n1,0,0,0,0.5,0,1\n-1,0,0,0,-0.5,0,1\n");
+  Result r = run("info " + at("plain.csv"));
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("Hénon units"), std::string::npos) << r.out;
+  r = run("info " + at("plain.csv") + " --input-units solar");
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("units:      solar"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("note:"), std::string::npos) << r.out;
+}
+
+// finding 9: SIGTERM left a .part file behind
+TEST_F(Cli, SigtermRemovesTheTemporaryFile) {
+  // a file large enough that the write is still going when the signal comes
+  ASSERT_EQ(run("simulate --kernel cpu-reference --scene plummer -n 400000 --steps 0 "
+                "--no-diagnostics -o " +
+                at("big.bin"))
+                .rc,
+            0);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::freopen("/dev/null", "w", stdout);
+      std::freopen("/dev/null", "w", stderr);
+      ::execl(kNbody.c_str(), "nbody", "convert", at("big.bin").c_str(), at("big.csv").c_str(),
+              (char*)nullptr);
+      ::_exit(127);
+    }
+    // wait until the temporary file appears, then stop the process
+    bool seen = false;
+    for (int i = 0; i < 2000 && !seen; ++i) {
+      for (const auto& e : fs::directory_iterator(dir_))
+        if (e.path().filename().string().find(".nbody-") != std::string::npos) seen = true;
+      if (!seen) ::usleep(1000);
+    }
+    ::kill(pid, SIGTERM);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    int left = 0;
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename().string().find(".nbody-") != std::string::npos) ++left;
+    EXPECT_EQ(left, 0);
+    if (seen) {
+      EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+      return;
+    }
+  }
+  GTEST_SKIP() << "the conversion finished before a temporary file was seen";
+}
