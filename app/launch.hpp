@@ -31,6 +31,7 @@ struct LaunchOptions {
   /// options are generated from the kernel table (see add_tunable_options()).
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
+  std::string gpus = "1";  ///< --gpus: a number of GPUs or "all"
   // file loading
   std::string tipsy_units = "henon";
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark
@@ -58,6 +59,8 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n = 65536,
                    std::size_t cpu_default_n = 16384);
 /// Load options for a file from the launch options (components, units).
 io::LoadOptions load_options(const LaunchOptions& o);
+/// The value of --gpus: "all" is 0 (every device), else a number >= 1; throws nbody::Error.
+int parse_gpus(const std::string& text);
 /// The kernel to use when none is named: the fastest GPU kernel when a device exists,
 /// else cpu-symmetric... whichever the table marks best.
 std::string default_kernel();
