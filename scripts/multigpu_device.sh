@@ -10,7 +10,7 @@ mkdir -p "$OUT"
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 export NCCL_NVLS_ENABLE=0
-B=build/bin
+B=${BIN:-build/bin}
 {
   nvidia-smi -L
   nvidia-smi topo -m
