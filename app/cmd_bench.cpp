@@ -34,6 +34,7 @@ struct BenchOptions {
   std::vector<std::string> precisions{"float"};
   std::vector<long long> n{4096, 16384, 65536};
   std::map<std::string, std::string> tunables;  ///< key -> comma-separated values (as given)
+  std::vector<std::string> gpus{"1"};           ///< GPU counts of the GPU kernels (N or all)
   int steps = 10;
   int repeats = 5;
   int warmup = 2;
@@ -50,6 +51,7 @@ struct Row {
   std::string kernel;
   Precision precision = Precision::Float;
   long long n = 0;
+  int gpus = 1;                            // GPUs the backend ran on
   std::map<std::string, double> tunables;  // key -> value, only the kernel's own
   int steps = 0, repeats = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;
@@ -174,8 +176,9 @@ std::string today() {
 
 // one configuration: accuracy on fresh bodies, then warm-up and timed repeats
 Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Reference& ref,
-            const std::map<std::string, double>& tun, const BenchOptions& o) {
+            const std::map<std::string, double>& tun, int gpus, const BenchOptions& o) {
   SimParams p;
+  p.gpus = gpus;
   p.kernel = k.name;
   p.precision = pr;
   p.G = 1.0;
@@ -189,6 +192,7 @@ Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Refer
   r.tunables = tun;
   r.gpu = k.gpu;
   auto b = make_backend(p);
+  r.gpus = b->gpus();
   b->set_bodies(bodies);
   // accuracy on the sample
   std::vector<double> ax, ay, az, sx, sy, sz;
@@ -231,8 +235,8 @@ Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Refer
 
 void print_row(const Row& r) {
   std::printf(
-      "%-14s %-6s %9lld %6s %-26s %10.4f %10.4f %10.4f %11.4g %9.1f %8.2f %9.2e %9.2e %9.2e\n",
-      r.kernel.c_str(), precision_name(r.precision), r.n, cell(r, "block_size").c_str(),
+      "%-14s %-6s %9lld %4d %6s %-26s %10.4f %10.4f %10.4f %11.4g %9.1f %8.2f %9.2e %9.2e %9.2e\n",
+      r.kernel.c_str(), precision_name(r.precision), r.n, r.gpus, cell(r, "block_size").c_str(),
       tunables_text(r).c_str(), r.ms_median, r.ms_min, r.ms_max, r.interactions, r.gflops,
       r.speedup, r.err_median, r.err_p99, r.err_max);
   if (!r.phases.empty()) std::printf("%16s phases (ms/step): %s\n", "", phases_text(r).c_str());
@@ -245,13 +249,13 @@ void write_csv(const std::string& path, const std::vector<Row>& rows, const std:
   f << "# nbody bench, " << today() << ", " << device << "\n";
   // one column per tunable key of the table, "-" where a row's kernel has none
   const std::vector<const Tunable*> keys = all_tunables();
-  f << "kernel,precision,n";
+  f << "kernel,precision,n,gpus";
   for (const Tunable* t : keys)
     f << "," << t->key;
   f << ",steps,repeats,ms_median,ms_min,ms_max,interactions_per_step,interactions_per_s,gflops,"
        "speedup_vs_baseline,err_normwise,err_median,err_p99,err_max,phases_ms\n";
   for (const Row& r : rows) {
-    f << r.kernel << "," << precision_name(r.precision) << "," << r.n;
+    f << r.kernel << "," << precision_name(r.precision) << "," << r.n << "," << r.gpus;
     for (const Tunable* t : keys)
       f << "," << cell(r, t->key);
     f << "," << r.steps << "," << r.repeats << "," << r.ms_median << "," << r.ms_min << ","
@@ -280,6 +284,7 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const std
     x["gpu"] = r.gpu;
     x["precision"] = precision_name(r.precision);
     x["n"] = r.n;
+    x["gpus"] = r.gpus;
     x["distribution"] = o.distribution;
     for (const auto& [key, v] : r.tunables) {
       const Tunable* t = find_kernel(r.kernel).find_tunable(key);
@@ -335,6 +340,13 @@ void run_bench(const BenchOptions& o) {
     }
   }
   if (kernels.empty()) fail("bench: no kernel to run on this machine (", device, ")");
+  // GPU counts of the GPU kernels, checked against this machine
+  std::vector<int> gpu_counts;
+  for (const std::string& g : o.gpus) {
+    gpu_counts.push_back(parse_gpus(g));
+    if (gpu && gpu_counts.back() != 1) resolve_gpus(gpu_counts.back());
+  }
+  if (gpu_counts.empty()) fail("--gpus: no value given");
   std::vector<Precision> precisions;
   for (const std::string& s : o.precisions)
     precisions.push_back(parse_precision(s, "--precision"));
@@ -354,15 +366,15 @@ void run_bench(const BenchOptions& o) {
       "steps %d x repeats %d after %d warm-up steps; error vs the double reference on %d "
       "bodies; eps = %g\n\n",
       o.steps, o.repeats, o.warmup, o.sample, o.softening);
-  std::printf("%-14s %-6s %9s %6s %-26s %10s %10s %10s %11s %9s %8s %9s %9s %9s\n", "kernel",
-              "prec", "N", "block", "other", "ms/step", "min", "max", "inter/s", "GFLOP/s",
+  std::printf("%-14s %-6s %9s %4s %6s %-26s %10s %10s %10s %11s %9s %8s %9s %9s %9s\n", "kernel",
+              "prec", "N", "gpus", "block", "other", "ms/step", "min", "max", "inter/s", "GFLOP/s",
               "speedup", "err-med", "err-p99", "err-max");
   std::vector<Row> rows;
   int failed = 0;
   // one bar over every configuration (on a terminal)
   std::size_t configs = 0;
   for (const KernelInfo* k : kernels)
-    configs += tunable_grid(*k, o).size();
+    configs += tunable_grid(*k, o).size() * (k->gpu ? gpu_counts.size() : 1);
   ProgressBar bar("bench", double(configs * o.n.size() * precisions.size()));
   double done_configs = 0;
   for (long long n : o.n) {
@@ -382,21 +394,22 @@ void run_bench(const BenchOptions& o) {
         if (pr != requested &&
             std::find(precisions.begin(), precisions.end(), pr) != precisions.end())
           continue;  // measured under its own precision
-        for (const auto& tun : tunable_grid(*k, o)) {
-          bar.update(done_configs++);
-          try {
-            rows.push_back(measure(*k, pr, pr == Precision::Double ? bodies : held,
-                                   pr == requested ? ref : ref_d, tun, o));
-          } catch (const Error& e) {
+        for (const auto& tun : tunable_grid(*k, o))
+          for (const int g : k->gpu ? gpu_counts : std::vector<int>{1}) {
+            bar.update(done_configs++);
+            try {
+              rows.push_back(measure(*k, pr, pr == Precision::Double ? bodies : held,
+                                     pr == requested ? ref : ref_d, tun, g, o));
+            } catch (const Error& e) {
+              if (ProgressBar::enabled()) std::fprintf(stderr, "\r\033[K");
+              std::printf("%-14s %-6s %9lld  failed: %s\n", k->name.c_str(), precision_name(pr), n,
+                          e.what());
+              ++failed;
+              continue;
+            }
             if (ProgressBar::enabled()) std::fprintf(stderr, "\r\033[K");
-            std::printf("%-14s %-6s %9lld  failed: %s\n", k->name.c_str(), precision_name(pr), n,
-                        e.what());
-            ++failed;
-            continue;
+            print_row(rows.back());
           }
-          if (ProgressBar::enabled()) std::fprintf(stderr, "\r\033[K");
-          print_row(rows.back());
-        }
       }
     }
   }
@@ -433,10 +446,11 @@ void run_bench(const BenchOptions& o) {
   }
   for (const auto& [key, r] : best)
     std::printf(
-        "  %-6s N = %-9lld %-14s block %-5s %-26s %.4g ms/step, %.4g interactions/s (%.1f "
-        "GFLOP/s), error median %.2e\n",
-        precision_name(r->precision), r->n, r->kernel.c_str(), cell(*r, "block_size").c_str(),
-        tunables_text(*r).c_str(), r->ms_median, r->interactions, r->gflops, r->err_median);
+        "  %-6s N = %-9lld %-14s %d GPU(s) block %-5s %-26s %.4g ms/step, %.4g interactions/s "
+        "(%.1f GFLOP/s), error median %.2e\n",
+        precision_name(r->precision), r->n, r->kernel.c_str(), r->gpus,
+        cell(*r, "block_size").c_str(), tunables_text(*r).c_str(), r->ms_median, r->interactions,
+        r->gflops, r->err_median);
   if (!o.csv.empty()) write_csv(o.csv, rows, device);
   if (!o.json.empty()) write_json(o.json, rows, device, gpu, o);
   if (rows.empty()) fail("bench: every configuration failed (", failed, " failures above)");
@@ -468,6 +482,10 @@ void register_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(CLI::Range(1.0, 268435456.0));
+  cmd->add_option("--gpus", o->gpus,
+                  "GPUs of the GPU kernels: N or all, comma-separated to sweep (e.g. 1,2)")
+      ->delimiter(',')
+      ->capture_default_str();
   add_tunable_options(*cmd, o->tunables, "Kernel tunables (comma-separated lists are swept)", true);
   cmd->add_option("--steps", o->steps, "leapfrog steps per timed repeat")
       ->capture_default_str()

@@ -271,6 +271,17 @@ void kernel_section(Viewer& v) {
     v.params.precision = prec ? Precision::Double : Precision::Float;
     v.pending.switch_kernel = true;
   }
+  // GPUs: one slice of the bodies per GPU, positions exchanged with NCCL each step
+  const int devices = cuda_device_count();
+  if (cur->gpu && devices > 1) {
+    int gpus = v.params.gpus == 0 ? devices : v.params.gpus;
+    if (ImGui::SliderInt("GPUs", &gpus, 1, devices)) {
+      v.params.gpus = gpus;
+      v.pending.switch_kernel = true;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("bodies split into one slice per GPU, positions exchanged with NCCL");
+  }
 }
 
 void physics_section(Viewer& v) {

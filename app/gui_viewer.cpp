@@ -191,6 +191,7 @@ void Viewer::adopt_state(const SimUpdate& u) {
   // the simulation owns the kernel: the panel shows what runs
   params.kernel = state_.kernel;
   params.precision = state_.precision;
+  params.gpus = state_.params.gpus;
   if (state_.error_serial != seen_error_) {
     seen_error_ = state_.error_serial;
     error_ = state_.error;

@@ -97,6 +97,11 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->check(finite_number(true))
       ->group("Physics");
   add_tunable_options(cmd, o.tunables, "Kernel tunables");
+  cmd.add_option("--gpus", o.gpus,
+                 "GPUs a GPU kernel runs on: N or all (bodies split into one slice per GPU, "
+                 "positions exchanged with NCCL each step)")
+      ->capture_default_str()
+      ->group("Physics");
   cmd.add_option("--steps-per-frame", o.steps_per_frame, "leapfrog steps per frame")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000))
@@ -226,6 +231,15 @@ void check_coincident(const Bodies& b, double softening, const std::string& what
   }
 }
 
+int parse_gpus(const std::string& text) {
+  if (text == "all") return 0;
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < 1 || v > 4096)
+    fail("--gpus: '", text, "' is not a number of GPUs (1, 2, ... or all)");
+  return static_cast<int>(v);
+}
+
 std::string default_kernel() {
   if (cuda_available()) {
     for (const char* name : {"tiled2d", "tiled", "naive"})
@@ -263,6 +277,10 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   if (!k.supports_float) p.precision = Precision::Double;
   apply_tunables(o.tunables, k, p);
   p.steps_per_frame = o.steps_per_frame;
+  p.gpus = parse_gpus(o.gpus);
+  if (p.gpus != 1 && !k.gpu)
+    fail("--gpus ", o.gpus, " applies to the GPU kernels, not to '", k.name, "'");
+  if (k.gpu) resolve_gpus(p.gpus);  // enough devices, and NCCL when more than one
 
   if (!o.load.empty()) {
     if (o.n) fail("-n/--bodies applies to generated scenes, not to --load ", o.load);

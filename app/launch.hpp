@@ -32,6 +32,7 @@ struct LaunchOptions {
   /// options are generated from the kernel table (see add_tunable_options()).
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
+  std::string gpus = "1";  ///< --gpus: a number of GPUs or "all"
   // file loading
   std::string input_units;  ///< units of a file that stores none (Tipsy, plain CSV); "" = Hénon
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark
@@ -76,6 +77,8 @@ CLI::Validator finite_number(bool positive);
 /// The unit-system names --input-units and --units accept.
 std::vector<std::string> unit_names();
 
+/// The value of --gpus: "all" is 0 (every device), else a number >= 1; throws nbody::Error.
+int parse_gpus(const std::string& text);
 /// The kernel to use when none is named: the fastest GPU kernel when a device exists,
 /// else cpu-symmetric... whichever the table marks best.
 std::string default_kernel();

@@ -356,10 +356,11 @@ void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string&
 }
 
 SimParams SimRunner::active_params(const SimControls& c) const {
-  // edits of dt, G, ε and tunables apply live; kernel and precision only by request
+  // edits of dt, G, ε and tunables apply live; kernel, precision and GPUs only by request
   SimParams p = c.params;
   p.kernel = active_.kernel;
   p.precision = active_.precision;
+  p.gpus = active_.gpus;
   // until the UI has seen the latest new scene or reset, the scene's dt, G and ε apply
   if (c.reset_serial != reset_serial_ || !(p.dt > 0)) {
     p.dt = active_.dt;

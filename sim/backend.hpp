@@ -52,7 +52,6 @@ Tunable choice_tunable(std::string key, std::string label, std::vector<std::stri
                        int def, std::string help);
 
 class ForceBackend;
-class ForceBackend;
 
 /// Device pointers that the last kernel of each step() call writes into (CUDA–GL interop: the
 /// mapped vertex buffer). Null members are skipped.
@@ -125,6 +124,11 @@ std::unique_ptr<ForceBackend> make_backend(const SimParams& p);
 bool cuda_available();
 /// One line about the GPU ("NVIDIA H200, 132 SMs, ...") or why there is none.
 std::string cuda_device_summary();
+/// CUDA devices usable in this process (0 without CUDA or without a device).
+int cuda_device_count();
+/// The GPUs a GPU kernel runs on for `gpus` (0 = all devices); throws nbody::Error when there
+/// are fewer devices, or when more than one is asked for in a build without NCCL.
+int resolve_gpus(int gpus);
 
 /// A force backend owns a copy of the bodies (host or device, float or double), computes
 /// accelerations and advances them with leapfrog kick-drift-kick.
@@ -137,6 +141,8 @@ class ForceBackend {
 
   /// The table row of this backend.
   virtual const KernelInfo& info() const = 0;
+  /// GPUs the backend runs on (1 for the CPU backends and a one-GPU kernel).
+  virtual int gpus() const { return 1; }
   /// Number of bodies held.
   virtual std::size_t size() const = 0;
   /// Replaces the held bodies with positions, velocities and masses of `b`; invalidates the

@@ -242,6 +242,13 @@ std::unique_ptr<ForceBackend> make_backend(const SimParams& p) {
   const KernelInfo& k = find_kernel(p.kernel);
   if (k.gpu && !cuda_available())
     fail("kernel '", k.name, "' needs a CUDA device: ", cuda_device_summary());
+#ifdef NBODY_HAVE_CUDA
+  // several GPUs: one slice of the bodies per GPU (sim/cuda/multi_gpu.cu)
+  if (k.gpu) {
+    const int gpus = resolve_gpus(p.gpus);
+    if (gpus > 1) return make_multi_gpu_backend(k, p, gpus);
+  }
+#endif
   return k.create(k, p);
 }
 
@@ -252,12 +259,36 @@ bool cuda_available() {
 std::string cuda_device_summary() {
   return cuda_device_line();
 }
+int cuda_device_count() {
+  return cuda_device_available() ? cuda_devices() : 0;
+}
+int resolve_gpus(int gpus) {
+  if (gpus < 0) fail("--gpus: ", gpus, " is not a number of GPUs (1, 2, ... or all)");
+  const int have = cuda_device_count();
+  if (have == 0) fail("--gpus: no CUDA device: ", cuda_device_summary());
+  const int want = gpus == 0 ? have : gpus;
+  if (want > have)
+    fail("--gpus ", want, ": this machine has ", have, " CUDA device", have == 1 ? "" : "s");
+  if (want > 1 && !multi_gpu_built())
+    fail("--gpus ", want,
+         ": this build has no NCCL (nccl.h and libnccl were not found when it was configured), "
+         "so it runs on one GPU only");
+  return want;
+}
 #else
 bool cuda_available() {
   return false;
 }
 std::string cuda_device_summary() {
   return "this build has no CUDA support (CPU kernels only)";
+}
+int cuda_device_count() {
+  return 0;
+}
+int resolve_gpus(int gpus) {
+  if (gpus < 0) fail("--gpus: ", gpus, " is not a number of GPUs (1, 2, ... or all)");
+  if (gpus != 1) fail("--gpus ", gpus, ": this build has no CUDA support (CPU kernels only)");
+  return 1;
 }
 #endif
 

@@ -21,6 +21,7 @@ void validate(const SimParams& p) {
   if (!std::isfinite(p.softening) || p.softening < 0)
     fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
   if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
+  if (p.gpus < 0) fail("gpus must be >= 0 (0 = all; got ", p.gpus, ")");
   if (p.steps_per_frame < 1) fail("steps per frame must be >= 1 (got ", p.steps_per_frame, ")");
 }
 

@@ -20,6 +20,9 @@ struct SimParams {
   std::string kernel = "cpu-openmp";  ///< name from the kernel table
   Precision precision = Precision::Float;
   int steps_per_frame = 1;  ///< leapfrog steps per rendered frame (>= 1)
+  /// GPUs a GPU kernel runs on (0 = every device; >= 0): the bodies are split into one slice per
+  /// GPU and the updated positions exchanged with NCCL each step. CPU kernels ignore it.
+  int gpus = 1;
 
   /// Kernel tunables by key ("block_size", "theta", ...): which keys a kernel reads, their
   /// ranges and defaults are in its KernelInfo row; an absent key takes the row's default.

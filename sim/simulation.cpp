@@ -20,10 +20,13 @@ void Simulation::set_backend(const SimParams& params) {
   backend_ = std::move(next);
   backend_name_ = params.kernel;
   backend_precision_ = params.precision;
+  backend_gpus_ = params.gpus;
 }
 
 void Simulation::step(const SimParams& params) {
-  if (params.kernel != backend_name_ || params.precision != backend_precision_) set_backend(params);
+  if (params.kernel != backend_name_ || params.precision != backend_precision_ ||
+      (params.gpus != backend_gpus_ && backend_->info().gpu))
+    set_backend(params);
   validate(params);
   validate_kernel_params(params);
   backend_->step(params, params.steps_per_frame);

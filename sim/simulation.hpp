@@ -16,8 +16,8 @@ class Simulation {
   /// Takes the scene and makes the backend named in `params` (throws nbody::Error).
   Simulation(Scene scene, const SimParams& params);
 
-  /// Advances params.steps_per_frame steps (switching backend first when params.kernel or
-  /// params.precision differ from the current backend's).
+  /// Advances params.steps_per_frame steps (switching backend first when params.kernel,
+  /// params.precision or params.gpus differ from the current backend's).
   void step(const SimParams& params);
   /// Replaces the backend, carrying the current positions and velocities over.
   void set_backend(const SimParams& params);
@@ -49,6 +49,7 @@ class Simulation {
   std::unique_ptr<ForceBackend> backend_;
   std::string backend_name_;
   Precision backend_precision_ = Precision::Float;
+  int backend_gpus_ = 1;  // params.gpus the backend was made for
   double time_ = 0;
   long long steps_ = 0;
   double e0_ = 0;

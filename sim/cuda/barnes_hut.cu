@@ -317,6 +317,50 @@ __global__ void __launch_bounds__(kBlock)
   for_each_group(t, i, gs, [&](u32 b, u32 c) { groups[g++] = make_uint2(b, c); });
 }
 
+// several GPUs: the groups in body order (key = begin << 32 | count), so that a slice of
+// sorted bodies is a range of groups
+__global__ void __launch_bounds__(kBlock)
+    pack_groups_kernel(const uint2* __restrict__ groups, u32 n, u64* __restrict__ keys) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keys[i] = (static_cast<u64>(groups[i].x) << 32) | groups[i].y;
+}
+
+__global__ void __launch_bounds__(kBlock)
+    unpack_groups_kernel(const u64* __restrict__ keys, u32 n, uint2* __restrict__ groups) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  groups[i] = make_uint2(static_cast<u32>(keys[i] >> 32), static_cast<u32>(keys[i]));
+}
+
+// each requested cut (a body index) moves to the first group starting at or after it: gidx gets
+// the group, cut the group's first body (n past the last group)
+__global__ void snap_cuts_kernel(const uint2* __restrict__ groups, u32 ngroups, u32 n,
+                                 u32* __restrict__ cut, u32* __restrict__ gidx, int m) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= m) return;
+  u32 lo = 0, hi = ngroups;
+  while (lo < hi) {
+    const u32 mid = lo + (hi - lo) / 2;
+    if (groups[mid].x < cut[k])
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  gidx[k] = lo;
+  cut[k] = lo < ngroups ? groups[lo].x : n;
+}
+
+// the work of this part's groups into kBins bins of equal body count over its slice
+__global__ void __launch_bounds__(kBlock)
+    cost_bins_kernel(const uint2* __restrict__ groups, const ull* __restrict__ work, u32 ngroups,
+                     u32 first, u32 count, int bins, ull* __restrict__ out) {
+  const u32 g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= ngroups) return;
+  const u64 b = (static_cast<u64>(groups[g].x - first) * bins) / max(count, 1u);
+  atomicAdd(&out[min(b, static_cast<u64>(bins - 1))], work[g]);
+}
+
 // ---------------------------------------------------------------- traversal
 
 // the per-warp shared memory: pending cells and bodies, and the staged sources
@@ -595,6 +639,7 @@ class BarnesHutBackend final : public GpuBackend<T> {
   using GpuBackend<T>::GpuBackend;
 
   bool download_tree(BarnesHutTree& out) const;
+  bool balance_by_work() const override { return true; }
 
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
     out.clear();
@@ -635,9 +680,13 @@ class BarnesHutBackend final : public GpuBackend<T> {
     build_tree(leaf);
     make_groups(static_cast<u32>(group));
     ev_[2].record(s);
+    // several GPUs: this one's range of groups (every GPU built the same tree)
+    u32 g0 = 0, g1 = ngroups_;
+    if (this->parts() > 1) slice_groups(g0, g1);
     compute_moments(theta);
     ev_[3].record(s);
-    traverse(G, eps2, group, quad, block);
+    traverse(G, eps2, group, quad, block, g0, g1);
+    if (this->parts() > 1) count_costs(g0, g1);
     ev_[4].record(s);
     // counted work and phase times
     ull total = 0;
@@ -656,9 +705,11 @@ class BarnesHutBackend final : public GpuBackend<T> {
   void build_tree(u32 leaf);
   void compute_moments(double theta);
   void make_groups(u32 gs);
-  void traverse(T G, T eps2, int group, bool quad, int block);
+  void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1);
   template <int PER, bool Quad, bool Guard>
-  void launch_traversal(T G, T eps2, int block);
+  void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1);
+  void slice_groups(u32& g0, u32& g1);
+  void count_costs(u32 g0, u32 g1);
 
   DeviceBuffer<Box> box_parts_;
   DeviceBuffer<tree::Cube> cube_;
@@ -674,6 +725,8 @@ class BarnesHutBackend final : public GpuBackend<T> {
   u32 ngroups_ = 0;
   DeviceBuffer<u32> queues_, counter_;
   DeviceBuffer<ull> group_work_, work_sum_;
+  DeviceBuffer<u64> group_keys_in_, group_keys_;
+  DeviceBuffer<u32> cut_, cut_group_;
   std::vector<u32> level_start_;  // first node of each level, then the node count
   Event ev_[5];
 };
@@ -792,13 +845,67 @@ void BarnesHutBackend<T>::compute_moments(double theta) {
   }
 }
 
+// several GPUs: the groups sorted by first body, the requested cuts moved to group boundaries
+// (the same on every GPU, which holds the same tree) and this GPU's range of groups
+template <typename T>
+void BarnesHutBackend<T>::slice_groups(u32& g0, u32& g1) {
+  const Context& ctx = this->ctx_;
+  const u32 ng = ngroups_;
+  group_keys_in_.reserve(ng);
+  group_keys_.reserve(ng);
+  launch(ctx, "bh_pack_groups", pack_groups_kernel, LaunchShape{ng, kBlock}, groups_.get(), ng,
+         group_keys_in_.get());
+  std::size_t bytes = 0;
+  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, group_keys_in_.get(),
+                                                  group_keys_.get(), static_cast<int>(ng), 0, 64,
+                                                  ctx.stream));
+  temp_.reserve(bytes);
+  bytes = temp_.size();
+  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp_.get(), bytes, group_keys_in_.get(),
+                                                  group_keys_.get(), static_cast<int>(ng), 0, 64,
+                                                  ctx.stream));
+  launch(ctx, "bh_unpack_groups", unpack_groups_kernel, LaunchShape{ng, kBlock}, group_keys_.get(),
+         ng, groups_.get());
+  // snap the cuts
+  const std::size_t m = this->cuts_.size();
+  std::vector<u32> cut(m), gidx(m);
+  for (std::size_t k = 0; k < m; ++k)
+    cut[k] = static_cast<u32>(this->cuts_[k]);
+  cut_.reserve(m);
+  cut_group_.reserve(m);
+  cut_.upload(cut.data(), m, ctx.stream);
+  launch(ctx, "bh_snap_cuts", snap_cuts_kernel, LaunchShape{m, 32}, groups_.get(), ng,
+         static_cast<u32>(this->n_), cut_.get(), cut_group_.get(), static_cast<int>(m));
+  cut_.download(cut.data(), m, ctx.stream);
+  cut_group_.download(gidx.data(), m, ctx.stream);
+  for (std::size_t k = 0; k < m; ++k)
+    this->cuts_[k] = cut[k];
+  this->cuts_.front() = 0;
+  this->cuts_.back() = this->n_;
+  g0 = gidx[this->rank()];
+  g1 = gidx[this->rank() + 1];
+}
+
+// this GPU's row of the work bins (see GpuBackend::cost_bins())
+template <typename T>
+void BarnesHutBackend<T>::count_costs(u32 g0, u32 g1) {
+  const Context& ctx = this->ctx_;
+  const int bins = GpuBackend<T>::kCostBins;
+  ull* row = this->cost_.get() + static_cast<std::size_t>(this->rank()) * bins;
+  NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, ctx.stream));
+  launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{g1 - g0, kBlock}, groups_.get() + g0,
+         group_work_.get(), g1 - g0, static_cast<u32>(this->first()),
+         static_cast<u32>(this->count()), bins, row);
+}
+
 template <typename T>
 template <int PER, bool Quad, bool Guard>
-void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block) {
+void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1) {
   const Context& ctx = this->ctx_;
   auto* kernel = traverse_kernel<T, PER, Quad, Guard>;
   const int warps = block / 32;
-  const int groups = static_cast<int>(ngroups_);
+  // the groups [g0, g1) (all of them on one GPU)
+  const int groups = static_cast<int>(g1 - g0);
   const std::size_t smem = sizeof(WarpLists<T>) * warps;
   NBODY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(smem)));
@@ -816,8 +923,8 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block) {
   const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),
                        A_.get(),     M_.get(),     Q_.get()};
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
-         this->pos_.get(), this->acc_.get(), tv, groups_.get(), queues_.get(), qcap, counter_.get(),
-         group_work_.get(), groups, eps2, G);
+         this->pos_.get(), this->acc_.get(), tv, groups_.get() + g0, queues_.get(), qcap,
+         counter_.get(), group_work_.get(), groups, eps2, G);
   std::size_t bytes = 0;
   NBODY_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, group_work_.get(), work_sum_.get(),
                                           groups, ctx.stream));
@@ -828,23 +935,23 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block) {
 }
 
 template <typename T>
-void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block) {
+void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1) {
   const bool guard = needs_guard(eps2);
   // one instantiation per (bodies per lane, quadrupole, guard)
   if (group == 64) {
     if (quad)
-      guard ? launch_traversal<2, true, true>(G, eps2, block)
-            : launch_traversal<2, true, false>(G, eps2, block);
+      guard ? launch_traversal<2, true, true>(G, eps2, block, g0, g1)
+            : launch_traversal<2, true, false>(G, eps2, block, g0, g1);
     else
-      guard ? launch_traversal<2, false, true>(G, eps2, block)
-            : launch_traversal<2, false, false>(G, eps2, block);
+      guard ? launch_traversal<2, false, true>(G, eps2, block, g0, g1)
+            : launch_traversal<2, false, false>(G, eps2, block, g0, g1);
   } else {
     if (quad)
-      guard ? launch_traversal<1, true, true>(G, eps2, block)
-            : launch_traversal<1, true, false>(G, eps2, block);
+      guard ? launch_traversal<1, true, true>(G, eps2, block, g0, g1)
+            : launch_traversal<1, true, false>(G, eps2, block, g0, g1);
     else
-      guard ? launch_traversal<1, false, true>(G, eps2, block)
-            : launch_traversal<1, false, false>(G, eps2, block);
+      guard ? launch_traversal<1, false, true>(G, eps2, block, g0, g1)
+            : launch_traversal<1, false, false>(G, eps2, block, g0, g1);
   }
 }
 

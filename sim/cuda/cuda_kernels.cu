@@ -7,6 +7,7 @@
 
 #include "sim/cuda/common.cuh"
 #include "sim/cuda/kernel_rows.hpp"
+#include "sim/error.hpp"
 
 namespace nbody {
 
@@ -52,6 +53,24 @@ const std::string& probe_result() {
 bool cuda_device_available() {
   return probe_result().empty();
 }
+
+int cuda_devices() {
+  if (!cuda_device_available()) return 0;
+  int count = 0;
+  NBODY_CUDA_CHECK(cudaGetDeviceCount(&count));
+  return count;
+}
+
+#ifndef NBODY_HAVE_NCCL
+bool multi_gpu_built() {
+  return false;
+}
+std::unique_ptr<ForceBackend> make_multi_gpu_backend(const KernelInfo& row, const SimParams&,
+                                                     int gpus) {
+  fail("--gpus ", gpus, ": this build has no NCCL, so kernel '", row.name,
+       "' runs on one GPU only");
+}
+#endif
 
 std::string cuda_device_line() {
   if (!cuda_device_available()) return probe_result();

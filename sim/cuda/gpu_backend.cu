@@ -61,8 +61,8 @@ __global__ void __launch_bounds__(1024)
   vel[i] = v;
 }
 
-// last half kick of a step() call; also writes the interop output when given, in the user's
-// order (through `order` when the bodies are kept sorted)
+// last half kick of a step() call (none when acc is null); also writes the interop output when
+// given, in the user's order (through `order` when the bodies are kept sorted)
 template <typename T>
 __global__ void __launch_bounds__(1024)
     kick_output_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
@@ -73,11 +73,14 @@ __global__ void __launch_bounds__(1024)
   const int i = k;
   const int o = order ? static_cast<int>(order[k]) : k;
   Vec4<T> v = vel[i];
-  const Vec4<T> a = acc[i];
-  v.x = fma(a.x, kick, v.x);
-  v.y = fma(a.y, kick, v.y);
-  v.z = fma(a.z, kick, v.z);
-  vel[i] = v;
+  // no acc: the output alone (the accelerations may not be computed for every body)
+  if (acc) {
+    const Vec4<T> a = acc[i];
+    v.x = fma(a.x, kick, v.x);
+    v.y = fma(a.y, kick, v.y);
+    v.z = fma(a.z, kick, v.z);
+    vel[i] = v;
+  }
   if (out_pos) {
     const Vec4<T> p = pos[i];
     out_pos[o] = make_float4(float(p.x), float(p.y), float(p.z), float(p.w));
@@ -159,6 +162,64 @@ void GpuBackend<T>::permute(const std::uint32_t* perm) {
 }
 
 template <typename T>
+void GpuBackend<T>::set_part(int rank, int parts, Exchange exchange) {
+  if (parts < 2 || rank < 0 || rank >= parts)
+    fail(info_.name, ": part ", rank, " of ", parts, " is not a part of a multi-GPU run");
+  rank_ = rank;
+  parts_ = parts;
+  exchange_ = std::move(exchange);
+  const std::size_t bins = static_cast<std::size_t>(parts) * kCostBins;
+  cost_.resize(bins);
+  NBODY_CUDA_CHECK(cudaMemsetAsync(cost_.get(), 0, bins * sizeof(unsigned long long), ctx_.stream));
+  costs_ready_ = false;
+  cuts_.clear();
+  plan_cuts();
+}
+
+template <typename T>
+void GpuBackend<T>::plan_cuts() {
+  if (parts_ < 2) return;
+  std::vector<std::size_t> next(parts_ + 1, n_);
+  next[0] = 0;
+  // the work of the last force evaluation in bins over the previous cuts, when every part's
+  // row of it has arrived (tree kernels); every part computes the same cuts from the same data
+  std::vector<unsigned long long> bins;
+  double total = 0;
+  if (balance_by_work() && costs_ready_ && cuts_.size() == next.size() && cuts_.back() == n_) {
+    bins.resize(static_cast<std::size_t>(parts_) * kCostBins);
+    cost_.download(bins.data(), bins.size(), ctx_.stream);
+    for (const unsigned long long w : bins)
+      total += static_cast<double>(w);
+  }
+  if (total <= 0) {
+    // equal body counts
+    for (int r = 1; r < parts_; ++r)
+      next[r] = n_ * static_cast<std::size_t>(r) / static_cast<std::size_t>(parts_);
+  } else {
+    // cut where the running work passes k / parts of the total (linear inside a bin)
+    double sum = 0;
+    int k = 1;
+    for (int r = 0; r < parts_ && k < parts_; ++r) {
+      const std::size_t b0 = cuts_[r], len = cuts_[r + 1] - cuts_[r];
+      for (int b = 0; b < kCostBins && k < parts_; ++b) {
+        const std::size_t lo = b0 + len * b / kCostBins, hi = b0 + len * (b + 1) / kCostBins;
+        const double w = static_cast<double>(bins[static_cast<std::size_t>(r) * kCostBins + b]);
+        while (k < parts_ && sum + w >= total * k / parts_) {
+          const double f = w > 0 ? (total * k / parts_ - sum) / w : 0.0;
+          next[k] = lo + static_cast<std::size_t>(std::llround(f * static_cast<double>(hi - lo)));
+          ++k;
+        }
+        sum += w;
+      }
+    }
+    for (int r = 1; r <= parts_; ++r)
+      next[r] = std::min(n_, std::max(next[r], next[r - 1]));
+    next[parts_] = n_;
+  }
+  cuts_ = std::move(next);
+}
+
+template <typename T>
 void GpuBackend<T>::set_bodies(const Bodies& b) {
   n_ = b.size();
   if (n_ > static_cast<std::size_t>(1) << 30) fail(info_.name, ": N = ", n_, " is too large");
@@ -176,6 +237,8 @@ void GpuBackend<T>::set_bodies(const Bodies& b) {
   ordered_ = false;
   acc_valid_ = false;
   work_ = {};
+  costs_ready_ = false;
+  plan_cuts();
   if (out_.positions || out_.speed) write_output();
 }
 
@@ -212,26 +275,42 @@ void GpuBackend<T>::ensure_accelerations(const SimParams& p) {
 
 template <typename T>
 void GpuBackend<T>::run_forces(const SimParams& p) {
+  // the slices of this evaluation (all parts alike), then the forces on this part's slice
+  plan_cuts();
+  costs_ready_ = false;
   const double n = static_cast<double>(n_);
-  work_ = {n * n, info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float), {}};
+  work_ = {static_cast<double>(count()) * n,
+           info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
+           {}};
   forces(p, T(p.G), T(p.softening * p.softening));
 }
 
 template <typename T>
 void GpuBackend<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
                                           std::vector<double>& ay, std::vector<double>& az) {
+  prepare_accelerations(p);
+  ax.resize(n_);
+  ay.resize(n_);
+  az.resize(n_);
+  read_accelerations(ax, ay, az);
+}
+
+template <typename T>
+void GpuBackend<T>::prepare_accelerations(const SimParams& p) {
   check_tunables(info_, p);
   acc_valid_ = false;
   if (n_ > 0) ensure_accelerations(p);
+}
+
+template <typename T>
+void GpuBackend<T>::read_accelerations(std::vector<double>& ax, std::vector<double>& ay,
+                                       std::vector<double>& az) const {
   std::vector<V4> acc(n_);
   std::vector<std::uint32_t> order(ordered_ ? n_ : 0);
   acc_.download(acc.data(), n_, ctx_.stream);
   if (ordered_) order_.download(order.data(), n_, ctx_.stream);
-  ax.resize(n_);
-  ay.resize(n_);
-  az.resize(n_);
-  // in the user's order
-  for (std::size_t k = 0; k < n_; ++k) {
+  // this part's slice, in the user's order
+  for (std::size_t k = first(); k < first() + count(); ++k) {
     const std::size_t i = ordered_ ? order[k] : k;
     ax[i] = acc[k].x;
     ay[i] = acc[k].y;
@@ -246,25 +325,42 @@ void GpuBackend<T>::step(const SimParams& p, int steps) {
     last_ms_ = 0;
     return;
   }
-  const int n = static_cast<int>(n_);
-  const LaunchShape shape{n_, kBlock};
+  const bool multi = parts_ > 1;
   const T dt = T(p.dt), half = T(0.5 * p.dt);
+  // kick and drift of this part's slice; on several GPUs the updated bodies (and the work
+  // counted for balancing) are exchanged after it
+  const auto kick_drift = [&](T kick, T drift) {
+    const std::size_t f = first(), c = count();
+    launch(ctx_, "kick_drift", kick_drift_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
+           vel_.get() + f, acc_.get() + f, static_cast<int>(c), kick, drift);
+    if (multi) {
+      exchange_(true);
+      costs_ready_ = balance_by_work();
+    }
+  };
   start_.record(ctx_.stream);
   ensure_accelerations(p);
   // first half kick and drift; then per step: forces, and either the fused
   // second-half kick + next first-half kick + drift, or the last half kick
-  launch(ctx_, "kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n,
-         half, dt);
+  kick_drift(half, dt);
   StepWork total;
   for (int s = 0; s < steps; ++s) {
     run_forces(p);
-    if (s + 1 < steps)
-      launch(ctx_, "kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(), n,
-             dt, dt);
-    else
-      launch(ctx_, "kick_output", kick_output_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(),
-             n, half, static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
+    if (s + 1 < steps) {
+      kick_drift(dt, dt);
+    } else if (!multi) {
+      launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
+             vel_.get(), acc_.get(), static_cast<int>(n_), half,
+             static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
              ordered_ ? order_.get() : nullptr);
+    } else {
+      // the last half kick of the slice, the velocities exchanged, then the output of all
+      const std::size_t f = first(), c = count();
+      launch(ctx_, "kick", kick_output_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
+             vel_.get() + f, acc_.get() + f, static_cast<int>(c), half, nullptr, nullptr, nullptr);
+      exchange_(false);
+      if (out_.positions || out_.speed) write_output();
+    }
     // sum the work of every step
     total.interactions += work_.interactions;
     total.flops_per_interaction = work_.flops_per_interaction;
@@ -299,9 +395,9 @@ void GpuBackend<T>::set_device_output(const DeviceOutput& out) {
 
 template <typename T>
 void GpuBackend<T>::write_output() {
-  // a zero kick writes the output without changing the state
+  // no kick: the output alone, the state unchanged
   launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
-         vel_.get(), acc_.get(), static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
+         vel_.get(), nullptr, static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
          static_cast<float*>(out_.speed), ordered_ ? order_.get() : nullptr);
 }
 

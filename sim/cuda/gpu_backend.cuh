@@ -5,6 +5,7 @@
 // supplies forces().
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/backend.hpp"
@@ -33,6 +34,34 @@ class GpuBackend : public ForceBackend {
   void set_device_output(const DeviceOutput& out) override;
   bool activity_map(const ActivityMapParams& p, ActivityMap& out) override;
 
+  // ---- one part of a multi-GPU backend (sim/cuda/multi_gpu.cu drives these)
+
+  /// Sends this GPU's updated bodies to the others and receives theirs, on ctx().stream:
+  /// positions and velocities after each drift (`positions` true), velocities only after the
+  /// last half kick of a step() call.
+  using Exchange = std::function<void(bool positions)>;
+  /// Work bins per part that a work-balanced kernel reports (see balance_by_work()).
+  static constexpr int kCostBins = 64;
+  /// Makes this backend part `rank` of `parts` (>= 2): from then on it computes the accelerations
+  /// and kick/drift of the stored bodies [cuts()[rank], cuts()[rank + 1]) only, and calls
+  /// `exchange` after each update so that every part holds all bodies between steps.
+  void set_part(int rank, int parts, Exchange exchange);
+  /// The parts' boundaries in stored-body order (parts + 1 entries; empty when not a part).
+  const std::vector<std::size_t>& cuts() const { return cuts_; }
+  const Context& context() const { return ctx_; }
+  V4* positions() const { return pos_.get(); }
+  V4* velocities() const { return vel_.get(); }
+  /// Device array of parts x kCostBins work counts: bins of equal body count over each part's
+  /// slice of the last force evaluation (this part fills its own row; the exchange the rest).
+  unsigned long long* cost_bins() const { return cost_.get(); }
+  /// Tree kernels: the slices are balanced by the work counted in the last step, not by count.
+  virtual bool balance_by_work() const { return false; }
+  /// compute_accelerations() in two halves: the device work (run on every part at once), then
+  /// the download of this part's slice into ax, ay, az (sized N; other entries are left alone).
+  void prepare_accelerations(const SimParams& p);
+  void read_accelerations(std::vector<double>& ax, std::vector<double>& ay,
+                          std::vector<double>& az) const;
+
  protected:
   /// Fills acc_ with G times the accelerations of pos_ (n_ > 0), on ctx_.stream. Reads its
   /// tunables from p through info_. The base has set work_ to N² interactions and no phases; a
@@ -41,6 +70,17 @@ class GpuBackend : public ForceBackend {
   /// Reorders pos_, vel_ and order_ on the stream so that stored body k becomes old body
   /// perm[k] (a device array of n_ indices); from then on ordered_ is true.
   void permute(const std::uint32_t* perm);
+  /// The target bodies of forces(): stored bodies [first(), first() + count()) (all of them on
+  /// one GPU). The sources are always all N bodies.
+  std::size_t first() const { return cuts_.empty() ? 0 : cuts_[rank_]; }
+  std::size_t count() const { return cuts_.empty() ? n_ : cuts_[rank_ + 1] - cuts_[rank_]; }
+  /// Number of parts (1 on one GPU) and this one's rank.
+  int parts() const { return parts_; }
+  int rank() const { return rank_; }
+  /// A work-balanced kernel may move the cuts (each part the same way) inside forces(), e.g. to
+  /// group boundaries, and then fills its row of cost_bins() for the bodies of its new slice.
+  std::vector<std::size_t> cuts_;
+  DeviceBuffer<unsigned long long> cost_;
 
   const KernelInfo& info_;
   Stream stream_;
@@ -57,6 +97,11 @@ class GpuBackend : public ForceBackend {
   void ensure_accelerations(const SimParams& p);
   void run_forces(const SimParams& p);
   void write_output();
+  void plan_cuts();
+
+  int rank_ = 0, parts_ = 1;
+  Exchange exchange_;
+  bool costs_ready_ = false;  // every part's cost bins of the last force evaluation are here
 
   std::vector<Component> component_;
   bool acc_valid_ = false;

@@ -11,9 +11,12 @@ namespace {
 // a_i = G sum_j m_j d_ij / (|d_ij|^2 + eps^2)^{3/2}; 20 flops per interaction (see interact)
 template <typename T, bool Guard>
 __global__ void __launch_bounds__(1024)
-    naive_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, T eps2, T G) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+    naive_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, int first,
+                 int count, T eps2, T G) {
+  // target bodies [first, first + count), sources all n
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  const int i = first + t;
   const Vec4<T> pi = pos[i];
   T ax = 0, ay = 0, az = 0;
   // blocks of kChunk bodies sum on their own, then join the total (float sums of N terms then
@@ -38,14 +41,15 @@ class NaiveBackend final : public GpuBackend<T> {
 
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
-    const LaunchShape shape{this->n_, this->info_.int_value(p, "block_size")};
-    const int n = static_cast<int>(this->n_);
+    const LaunchShape shape{this->count(), this->info_.int_value(p, "block_size")};
+    const int n = static_cast<int>(this->n_), first = static_cast<int>(this->first()),
+              count = static_cast<int>(this->count());
     if (!needs_guard(eps2))
       launch(this->ctx_, "naive", naive_kernel<T, false>, shape, this->pos_.get(), this->acc_.get(),
-             n, eps2, G);
+             n, first, count, eps2, G);
     else
       launch(this->ctx_, "naive", naive_kernel<T, true>, shape, this->pos_.get(), this->acc_.get(),
-             n, eps2, G);
+             n, first, count, eps2, G);
   }
 };
 

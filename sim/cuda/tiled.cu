@@ -15,11 +15,14 @@ namespace {
 // 1e-5 (it costs 2-3% there, and 18% at N = 16k, so small N keeps the plain sum)
 template <typename T, bool Guard, int Unroll, bool Blocked>
 __global__ void __launch_bounds__(1024)
-    tiled_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, T eps2, T G) {
+    tiled_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, int first,
+                 int count, T eps2, T G) {
   extern __shared__ __align__(32) unsigned char smem[];
   Vec4<T>* tile = reinterpret_cast<Vec4<T>*>(smem);
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const Vec4<T> pi = i < n ? pos[i] : make_vec4<T>(0, 0, 0, 0);
+  // target bodies [first, first + count), sources all n
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = first + t;
+  const Vec4<T> pi = t < count ? pos[i] : make_vec4<T>(0, 0, 0, 0);
   T ax = 0, ay = 0, az = 0;
   for (int base = 0; base < n; base += blockDim.x) {
     // every thread of the block reaches both barriers
@@ -41,11 +44,11 @@ __global__ void __launch_bounds__(1024)
     }
     __syncthreads();
   }
-  if (i < n) acc[i] = make_vec4<T>(G * ax, G * ay, G * az, T(0));
+  if (t < count) acc[i] = make_vec4<T>(G * ax, G * ay, G * az, T(0));
 }
 
 template <typename T, bool Guard>
-using TiledFn = void (*)(const Vec4<T>*, Vec4<T>*, int, T, T);
+using TiledFn = void (*)(const Vec4<T>*, Vec4<T>*, int, int, int, T, T);
 
 template <typename T, bool Guard, bool Blocked, int... U>
 TiledFn<T, Guard> pick_unroll(int unroll, std::integer_sequence<int, U...>) {
@@ -71,15 +74,16 @@ class TiledBackend final : public GpuBackend<T> {
 
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
-    LaunchShape shape{this->n_, this->info_.int_value(p, "block_size")};
+    LaunchShape shape{this->count(), this->info_.int_value(p, "block_size")};
     shape.shared_bytes = sizeof(Vec4<T>) * this->info_.int_value(p, "block_size");
-    const int n = static_cast<int>(this->n_);
+    const int n = static_cast<int>(this->n_), first = static_cast<int>(this->first()),
+              count = static_cast<int>(this->count());
     if (!needs_guard(eps2))
       launch(this->ctx_, "tiled", pick<T, false>(this->info_.int_value(p, "unroll"), this->n_),
-             shape, this->pos_.get(), this->acc_.get(), n, eps2, G);
+             shape, this->pos_.get(), this->acc_.get(), n, first, count, eps2, G);
     else
       launch(this->ctx_, "tiled", pick<T, true>(this->info_.int_value(p, "unroll"), this->n_),
-             shape, this->pos_.get(), this->acc_.get(), n, eps2, G);
+             shape, this->pos_.get(), this->acc_.get(), n, first, count, eps2, G);
   }
 };
 

@@ -31,18 +31,19 @@ constexpr int max_block() {
 // tile body feeds R interactions
 template <typename T, bool Guard, int R>
 __global__ void __launch_bounds__(max_block<T, R>())
-    tiled2d_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ out, int n, T eps2, T G,
-                   int tiles_per_split) {
+    tiled2d_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ out, int n, int first,
+                   int count, T eps2, T G, int tiles_per_split) {
   extern __shared__ __align__(32) unsigned char smem[];
   Vec4<T>* tile = reinterpret_cast<Vec4<T>*>(smem);
   const int B = blockDim.x;
+  // target bodies first + [0, count) (i counts from first), sources all n
   const int i0 = blockIdx.x * (R * B) + threadIdx.x;
   // this thread's R bodies, B apart so that loads and stores coalesce
   T px[R], py[R], pz[R], ax[R], ay[R], az[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = i0 + r * B;
-    const Vec4<T> p = i < n ? pos[i] : make_vec4<T>(0, 0, 0, 0);
+    const Vec4<T> p = i < count ? pos[first + i] : make_vec4<T>(0, 0, 0, 0);
     px[r] = p.x;
     py[r] = p.y;
     pz[r] = p.z;
@@ -65,12 +66,12 @@ __global__ void __launch_bounds__(max_block<T, R>())
     }
     __syncthreads();
   }
-  // partial sums of split y go to out[y * n + i]
-  Vec4<T>* dst = out + static_cast<std::size_t>(blockIdx.y) * n;
+  // partial sums of split y go to out[y * count + i]
+  Vec4<T>* dst = out + static_cast<std::size_t>(blockIdx.y) * count;
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = i0 + r * B;
-    if (i < n) dst[i] = make_vec4<T>(G * ax[r], G * ay[r], G * az[r], T(0));
+    if (i < count) dst[i] = make_vec4<T>(G * ax[r], G * ay[r], G * az[r], T(0));
   }
 }
 
@@ -92,7 +93,7 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <typename T>
-using Tiled2dFn = void (*)(const Vec4<T>*, Vec4<T>*, int, T, T, int);
+using Tiled2dFn = void (*)(const Vec4<T>*, Vec4<T>*, int, int, int, T, T, int);
 
 // rows 1..8; a block larger than the R-row kernel is built for runs the largest R that fits
 template <typename T, bool Guard>
@@ -131,15 +132,19 @@ class Tiled2dBackend final : public GpuBackend<T> {
     check_block_size(B);
     if (n == 0) return;
     // bodies per thread: block_y; 0 = 3 in double (2 at block 1024), in float 4 (1 below
-    // N = 8192, where more threads beat register reuse; 5..8 measured slower: 64 registers at
-    // most under __launch_bounds__(1024)); all measured on the H200
+    // 8192 target bodies, where more threads beat register reuse; 5..8 measured slower: 64
+    // registers at most under __launch_bounds__(1024)); all measured on the H200
+    const std::size_t targets = this->count();
     int rows = this->info_.int_value(p, "block_y") > 0 ? this->info_.int_value(p, "block_y")
-                                                       : (sizeof(T) == 8 ? 3
-                                                          : n < 8192     ? 1
-                                                                         : 4);
+                                                       : (sizeof(T) == 8   ? 3
+                                                          : targets < 8192 ? 1
+                                                                           : 4);
     const Tiled2dFn<T> fn =
         needs_guard(eps2) ? pick_rows<T, true>(rows, B) : pick_rows<T, false>(rows, B);
-    LaunchShape shape{this->n_, B, rows};
+    // the targets: this GPU's slice [first, first + count)
+    const int first = static_cast<int>(this->first()), count = static_cast<int>(this->count());
+    if (count == 0) return;
+    LaunchShape shape{this->count(), B, rows};
     shape.shared_bytes = sizeof(Vec4<T>) * B;
     // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles
     const int ntiles = (n + B - 1) / B;
@@ -151,15 +156,15 @@ class Tiled2dBackend final : public GpuBackend<T> {
     shape.splits = splits;
     last_splits_ = splits;
     if (splits == 1) {
-      launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), this->acc_.get(), n, eps2, G,
-             tiles_per_split);
+      launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), this->acc_.get() + first, n, first,
+             count, eps2, G, tiles_per_split);
       return;
     }
-    partial_.resize(static_cast<std::size_t>(splits) * this->n_);
-    launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, eps2, G,
-           tiles_per_split);
-    launch(this->ctx_, "tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->n_, 256},
-           partial_.get(), this->acc_.get(), n, splits);
+    partial_.resize(static_cast<std::size_t>(splits) * this->count());
+    launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, first, count,
+           eps2, G, tiles_per_split);
+    launch(this->ctx_, "tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->count(), 256},
+           partial_.get(), this->acc_.get() + first, count, splits);
   }
 
  private:
@@ -177,13 +182,14 @@ class Tiled2dBackend final : public GpuBackend<T> {
       occ_block_ = shape.block;
       resident_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
     }
-    const long long n = static_cast<long long>(shape.n);
+    // shape.n targets (this GPU's slice), n sources
+    const long long n = static_cast<long long>(this->n_), targets = static_cast<long long>(shape.n);
     const long long bx = grid_x(shape);
     const long long ntiles = (n + shape.block - 1) / shape.block;
     const long long fill = (6LL * resident_ + bx - 1) / bx;
     const long long tail = (64LL * resident_ + bx - 1) / bx;
     const long long cheap =
-        std::min(n / 2048, (1LL << 30) / (n * static_cast<long long>(sizeof(Vec4<T>))));
+        std::min(n / 2048, (1LL << 30) / (targets * static_cast<long long>(sizeof(Vec4<T>))));
     return static_cast<int>(std::min({65535LL, ntiles, std::max(fill, std::min(tail, cheap))}));
   }
 

@@ -1,0 +1,225 @@
+// Several GPUs (label multigpu): every GPU kernel on two or more GPUs against the same kernel on
+// one. The all-pairs kernels sum each body in the same order however the bodies are sliced, so
+// they must agree bitwise (tiled2d with a fixed j-split; its automatic split depends on the
+// slice and agrees within float tolerance); Barnes-Hut builds the same tree on every GPU and
+// traverses the same groups, so it agrees bitwise too, and counts the same work. Slices of equal
+// length take the all-gather path, unequal ones (N not a multiple of the GPU count, or the tree
+// kernel's work balance) the broadcast path. Skips with the reason on fewer than two devices.
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sim/backend.hpp"
+#include "sim/error.hpp"
+#include "sim/scene.hpp"
+#include "sim/simulation.hpp"
+#include "tests/sim/cuda/gpu_test_util.hpp"
+
+using namespace nbody;
+using namespace nbody::test;
+
+namespace {
+
+#define NBODY_REQUIRE_GPUS(k)                                                                \
+  do {                                                                                       \
+    if (::nbody::cuda_device_count() < (k))                                                  \
+      GTEST_SKIP() << "needs " << (k) << " CUDA devices, this machine has "                  \
+                   << ::nbody::cuda_device_count() << " (" << ::nbody::cuda_device_summary() \
+                   << ")";                                                                   \
+  } while (0)
+
+SimParams params_of(const std::string& kernel, Precision pr, int gpus) {
+  SimParams p;
+  p.kernel = kernel;
+  p.precision = pr;
+  p.gpus = gpus;
+  p.G = 1.0;
+  p.softening = 0.01;
+  p.dt = 1e-3;
+  // a fixed j-split: the same reduction order on any number of GPUs
+  if (kernel == "tiled2d") p.tunables["luf"] = 8;
+  return p;
+}
+
+struct Accel {
+  std::vector<double> x, y, z;
+};
+
+Accel accelerations(const SimParams& p, const Bodies& b, double* work = nullptr) {
+  auto be = make_backend(p);
+  be->set_bodies(b);
+  Accel a;
+  be->compute_accelerations(p, a.x, a.y, a.z);
+  if (work) *work = be->last_work().interactions;
+  return a;
+}
+
+Bodies advanced(const SimParams& p, const Bodies& b, int calls, int steps) {
+  auto be = make_backend(p);
+  EXPECT_EQ(be->gpus(), p.gpus == 0 ? cuda_device_count() : p.gpus);
+  be->set_bodies(b);
+  for (int c = 0; c < calls; ++c)
+    be->step(p, steps);
+  Bodies out;
+  be->get_bodies(out);
+  return out;
+}
+
+// the index of the first body where two arrays differ, or -1
+long first_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i])) return static_cast<long>(i);
+  return -1;
+}
+
+void expect_same_bodies(const Bodies& a, const Bodies& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  EXPECT_EQ(first_difference(a.x, b.x), -1) << what << ": x";
+  EXPECT_EQ(first_difference(a.y, b.y), -1) << what << ": y";
+  EXPECT_EQ(first_difference(a.z, b.z), -1) << what << ": z";
+  EXPECT_EQ(first_difference(a.vx, b.vx), -1) << what << ": vx";
+  EXPECT_EQ(first_difference(a.vy, b.vy), -1) << what << ": vy";
+  EXPECT_EQ(first_difference(a.vz, b.vz), -1) << what << ": vz";
+  EXPECT_EQ(first_difference(a.m, b.m), -1) << what << ": m";
+}
+
+const char* const kAllPairs[] = {"naive", "tiled", "tiled2d"};
+
+TEST(MultiGpu, AllPairsAccelerationsBitwise) {
+  NBODY_REQUIRE_GPUS(2);
+  // 1 and 3: fewer bodies than GPUs or uneven; 4099: broadcast path; 65536: all-gather path
+  for (const std::size_t n :
+       {std::size_t(1), std::size_t(3), std::size_t(4099), std::size_t(65536)})
+    for (const char* k : kAllPairs)
+      for (const Precision pr : {Precision::Float, Precision::Double}) {
+        const Bodies b = random_bodies(n, 7);
+        const Accel one = accelerations(params_of(k, pr, 1), b);
+        const Accel all = accelerations(params_of(k, pr, 0), b);
+        const std::string what =
+            std::string(k) + " " + precision_name(pr) + " N=" + std::to_string(n);
+        EXPECT_EQ(first_difference(one.x, all.x), -1) << what;
+        EXPECT_EQ(first_difference(one.y, all.y), -1) << what;
+        EXPECT_EQ(first_difference(one.z, all.z), -1) << what;
+      }
+}
+
+TEST(MultiGpu, AllPairsStepsBitwise) {
+  NBODY_REQUIRE_GPUS(2);
+  for (const std::size_t n : {std::size_t(4099), std::size_t(8192)})
+    for (const char* k : kAllPairs)
+      for (const Precision pr : {Precision::Float, Precision::Double}) {
+        const Bodies b = random_bodies(n, 11);
+        // two step() calls of 3 steps: the state carries over between calls
+        const Bodies one = advanced(params_of(k, pr, 1), b, 2, 3);
+        const Bodies two = advanced(params_of(k, pr, 2), b, 2, 3);
+        expect_same_bodies(one, two,
+                           std::string(k) + " " + precision_name(pr) + " N=" + std::to_string(n));
+      }
+}
+
+TEST(MultiGpu, Tiled2dAutoSplitWithinFloatTolerance) {
+  NBODY_REQUIRE_GPUS(2);
+  const Bodies b = random_bodies(65536, 3);
+  SimParams p1 = params_of("tiled2d", Precision::Float, 1), p2 = p1;
+  p1.tunables.erase("luf");
+  p2.tunables.erase("luf");
+  p2.gpus = 2;
+  const Accel one = accelerations(p1, b), two = accelerations(p2, b);
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const double dx = one.x[i] - two.x[i], dy = one.y[i] - two.y[i], dz = one.z[i] - two.z[i];
+    diff += dx * dx + dy * dy + dz * dz;
+    norm += one.x[i] * one.x[i] + one.y[i] * one.y[i] + one.z[i] * one.z[i];
+  }
+  EXPECT_LT(std::sqrt(diff / norm), 1e-6);
+}
+
+TEST(MultiGpu, BarnesHutSameTreeSameResult) {
+  NBODY_REQUIRE_GPUS(2);
+  // a Plummer sphere: dense centre, sparse halo, so the work per body varies a lot
+  SceneParams sp;
+  sp.n = 50000;
+  sp.seed = 5;
+  const Bodies b = make_scene("plummer", sp).bodies;
+  for (const Precision pr : {Precision::Float, Precision::Double}) {
+    SimParams p1 = params_of("barnes-hut", pr, 1), p2 = params_of("barnes-hut", pr, 2);
+    double w1 = 0, w2 = 0;
+    const Accel one = accelerations(p1, b, &w1), two = accelerations(p2, b, &w2);
+    const std::string what = std::string("barnes-hut ") + precision_name(pr);
+    EXPECT_EQ(first_difference(one.x, two.x), -1) << what;
+    EXPECT_EQ(first_difference(one.y, two.y), -1) << what;
+    EXPECT_EQ(first_difference(one.z, two.z), -1) << what;
+    // every group traversed once, on one GPU or the other
+    EXPECT_EQ(w1, w2) << what;
+    // steps: the bodies are re-sorted each step and the slices move with the counted work
+    expect_same_bodies(advanced(p1, b, 2, 4), advanced(p2, b, 2, 4), what + " steps");
+  }
+}
+
+TEST(MultiGpu, InteropOutputOnTheFirstGpu) {
+  NBODY_REQUIRE_GPUS(2);
+  const std::size_t n = 5001;
+  const Bodies b = random_bodies(n, 13);
+  for (const char* k : {"tiled", "barnes-hut"}) {
+    std::vector<float> pos[2], speed[2];
+    for (int g = 0; g < 2; ++g) {
+      const SimParams p = params_of(k, Precision::Float, g + 1);
+      auto be = make_backend(p);
+      ASSERT_TRUE(be->supports_device_output());
+      float* dpos = nullptr;
+      float* dspeed = nullptr;
+      ASSERT_EQ(cudaMalloc(&dpos, n * 4 * sizeof(float)), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&dspeed, n * sizeof(float)), cudaSuccess);
+      be->set_bodies(b);
+      be->set_device_output({dpos, dspeed});
+      be->step(p, 3);
+      pos[g].resize(4 * n);
+      speed[g].resize(n);
+      EXPECT_EQ(cudaMemcpy(pos[g].data(), dpos, 4 * n * sizeof(float), cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(speed[g].data(), dspeed, n * sizeof(float), cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      be->set_device_output({});
+      cudaFree(dpos);
+      cudaFree(dspeed);
+    }
+    EXPECT_EQ(pos[0], pos[1]) << k;
+    EXPECT_EQ(speed[0], speed[1]) << k;
+  }
+}
+
+TEST(MultiGpu, SimulationSwitchesGpusLive) {
+  NBODY_REQUIRE_GPUS(2);
+  Scene s;
+  s.bodies = random_bodies(3000, 17);
+  SimParams p = params_of("naive", Precision::Float, 1);
+  p.steps_per_frame = 2;
+  Simulation one(s, p), mixed(s, p);
+  for (int frame = 0; frame < 4; ++frame) {
+    one.step(p);
+    SimParams q = p;
+    q.gpus = frame % 2 ? 1 : 2;  // the panel's GPUs control, flipped every frame
+    mixed.step(q);
+    EXPECT_EQ(mixed.backend().gpus(), q.gpus);
+  }
+  expect_same_bodies(one.bodies(), mixed.bodies(), "switching GPUs");
+}
+
+TEST(MultiGpu, RefusesMoreGpusThanTheMachineHas) {
+  NBODY_REQUIRE_GPUS(1);
+  const int have = cuda_device_count();
+  SimParams p = params_of("tiled", Precision::Float, have + 1);
+  try {
+    make_backend(p);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA device"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
