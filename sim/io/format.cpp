@@ -9,6 +9,7 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/sky/sbdb.hpp"
 
 namespace nbody::io {
 
@@ -38,6 +39,7 @@ bool starts_with_csv_header(const char* p, std::size_t n) {
 std::optional<Format> detect_buffer(const char* p, std::size_t n, std::string& tipsy_reason) {
   if (n >= 8 && std::memcmp(p, "NBODYBIN", 8) == 0) return Format::Binary;
   if (starts_with_csv_header(p, n)) return Format::Csv;
+  if (sky::looks_like_sbdb(p, n)) return Format::Sbdb;
   try {
     return read_tipsy_header(p, n, "").format;
   } catch (const Error& e) {
@@ -52,7 +54,7 @@ std::optional<Format> detect_buffer(const char* p, std::size_t n, std::string& t
   if (format_from_extension(path) == Format::TipsyXdr) fail(path, ": ", tipsy_reason);
   fail(path,
        ": unknown file format: not a native binary (no 'NBODYBIN' magic), not native CSV "
-       "(no '# nbody csv' header line), and ",
+       "(no '# nbody csv' header line), not JPL SBDB JSON (no object with \"fields\"), and ",
        tipsy_reason);
 }
 
@@ -101,7 +103,7 @@ Format detect_format(const std::string& path) {
   }
   if (size >= 8 && std::memcmp(head, "NBODYBIN", 8) == 0) return Format::Binary;
   if (starts_with_csv_header(head, std::min<std::size_t>(size, sizeof head))) return Format::Csv;
-  // Tipsy needs the whole file (size check, NVIDIA ids)
+  // SBDB JSON and Tipsy need the whole file (size check, NVIDIA ids)
   const std::vector<char> buf = detail::read_file(path);
   std::string reason;
   if (auto f = detect_buffer(buf.data(), buf.size(), reason)) return *f;
@@ -126,6 +128,11 @@ Scene load(const std::string& path, const LoadOptions& opt) {
     }
     case Format::Binary:
       return read_binary(buf.data(), buf.size(), path, opt);
+    case Format::Sbdb: {
+      Scene s = sky::sbdb_scene(sky::read_sbdb(buf.data(), buf.size(), path), path);
+      detail::finish_scene(s, path, opt);
+      return s;
+    }
     default:
       return read_tipsy(buf.data(), buf.size(), path, opt, *f);
   }
@@ -151,6 +158,11 @@ Scene load(const std::string& path, Format f, const LoadOptions& opt) {
     }
     case Format::Agora:
       return detail::read_agora(path, opt);
+    case Format::Sbdb: {
+      Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path);
+      detail::finish_scene(s, path, opt);
+      return s;
+    }
   }
   fail(path, ": unknown format");
 }
@@ -172,6 +184,8 @@ void save(const Scene& s, const std::string& path, Format f) {
     case Format::Agora:
       write_agora(path, s);
       return;
+    case Format::Sbdb:
+      fail(path, ": JPL SBDB JSON is an input format only (write csv, bin, tipsy or agora)");
   }
 }
 
