@@ -61,8 +61,8 @@ int simulate(const SimulateOptions& o) {
   std::printf("scene %s: %zu bodies, units %s (length %s, mass %s, time %s), G = %.10g\n",
               l.scene.name.c_str(), l.scene.bodies.size(), u.name.c_str(), u.length.c_str(),
               u.mass.c_str(), u.time.c_str(), p.G);
-  std::printf("kernel %s (%s), integrator %s%s, dt = %g %s, softening = %g %s\n",
-              p.kernel.c_str(), precision_name(p.precision), integrator_name(p.integrator),
+  std::printf("kernel %s (%s), integrator %s%s, dt = %g %s, softening = %g %s\n", p.kernel.c_str(),
+              precision_name(p.precision), integrator_name(p.integrator),
               p.post_newtonian ? " + 1PN" : "", p.dt, u.time.c_str(), p.softening,
               u.length.c_str());
   if (l.scene.epoch_jd > 0)

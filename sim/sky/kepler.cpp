@@ -187,19 +187,19 @@ Elements elements_from_state(const State& s, double mu, double jd) {
   const double cosnu = std::clamp(dot(ev, r) / (el.e * rn), -1.0, 1.0);
   double nu = std::acos(cosnu);
   if (dot(r, v) < 0) nu = -nu;
-  double tsince = 0;
-  if (el.e < 1.0) {
-    const double E = 2.0 * std::atan(std::sqrt((1 - el.e) / (1 + el.e)) * std::tan(nu / 2));
-    const double a = el.q / (1 - el.e);
-    tsince = (E - el.e * std::sin(E)) / std::sqrt(mu / (a * a * a));
-  } else if (el.e > 1.0) {
-    const double H = 2.0 * std::atanh(std::sqrt((el.e - 1) / (el.e + 1)) * std::tan(nu / 2));
-    const double a = el.q / (el.e - 1);
-    tsince = (el.e * std::sinh(H) - H) / std::sqrt(mu / (a * a * a));
-  } else {
-    const double D = std::tan(nu / 2);
-    tsince = std::sqrt(2 * el.q * el.q * el.q / mu) * (D + D * D * D / 3);
-  }
+  // time since pericentre through the universal anomaly chi, which is continuous across e = 1:
+  // chi = sqrt(a) E (ellipse), sqrt(-a) H (hyperbola), sqrt(p) tan(nu/2) (parabola), all equal
+  // to 2 sqrt(q / (1 + e)) tan(nu/2) g(w) with w = sqrt(|1 - e| / (1 + e)) tan(nu/2) and
+  // g = atan(w)/w or atanh(w)/w; then t = (e chi³ S(alpha chi²) + q chi) / sqrt(mu)
+  const double tau = std::tan(nu / 2);
+  const double w = std::sqrt(std::fabs(1 - el.e) / (1 + el.e)) * tau;
+  double g = 1.0;
+  if (std::fabs(w) > 1e-8) g = el.e < 1.0 ? std::atan(w) / w : std::atanh(w) / w;
+  const double chi = 2.0 * std::sqrt(el.q / (1 + el.e)) * tau * g;
+  const double alpha = (1 - el.e) / el.q;
+  double c, sf;
+  stumpff(alpha * chi * chi, c, sf);
+  const double tsince = (el.e * chi * chi * chi * sf + el.q * chi) / std::sqrt(mu);
   el.tp = jd - tsince;
   return el;
 }
