@@ -68,7 +68,6 @@ Scene make_solar_system(const Params& p) {
   s.softening = 0.0;
   s.camera_distance = 6.0;  // the inner planets fill the view; zoom out for the giants
   s.trails = true;
-  s.epoch_jd = 2451000.5;
   s.speed = 10.0;  // 10 days per second
   if (p.get("barycentric") >= 0.5) {
     finish(s);
@@ -93,7 +92,6 @@ Scene make_sun_earth_moon(const Params& p) {
   s.softening = 0.0;
   s.camera_distance = 2.5;
   s.trails = true;
-  s.epoch_jd = 2451000.5;
   s.speed = 2.0;  // 2 days per second
   finish(s);
   return s;
