@@ -11,6 +11,7 @@
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/simulation.hpp"
+#include "sim/sky/ephemeris.hpp"
 
 namespace nbody::app {
 namespace {
@@ -122,8 +123,13 @@ int simulate(const SimulateOptions& o) {
   std::fprintf(log, "scene %s: %zu bodies, units %s (length %s, mass %s, time %s), G = %.10g\n",
                l.scene.name.c_str(), l.scene.bodies.size(), u.name.c_str(), u.length.c_str(),
                u.mass.c_str(), u.time.c_str(), p.G);
-  std::fprintf(log, "kernel %s (%s), dt = %g %s, softening = %g %s\n", p.kernel.c_str(),
-               precision_name(p.precision), p.dt, u.time.c_str(), p.softening, u.length.c_str());
+  std::fprintf(log, "kernel %s (%s), integrator %s%s, dt = %g %s, softening = %g %s\n",
+               p.kernel.c_str(), precision_name(p.precision), integrator_name(p.integrator),
+               p.post_newtonian ? " + 1PN" : "", p.dt, u.time.c_str(), p.softening,
+               u.length.c_str());
+  if (l.scene.epoch_jd > 0)
+    std::fprintf(log, "date: JD %.6f TT (%s)\n", l.scene.epoch_jd,
+                 sky::utc_string(l.scene.epoch_jd).c_str());
   std::fprintf(log, "GPU: %s\n", cuda_device_summary().c_str());
 
   Simulation sim(std::move(l.scene), p);
@@ -204,7 +210,7 @@ void register_simulate_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("simulate", "run a scene without a window, printing diagnostics");
   add_launch_options(*cmd, o->launch);
-  cmd->add_option("--steps", o->steps, "leapfrog steps")
+  cmd->add_option("--steps", o->steps, "integrator steps")
       ->capture_default_str()
       ->check(CLI::Range(0LL, 2147483647LL));
   cmd->add_option("--every", o->every, "print diagnostics every this many steps")

@@ -12,6 +12,7 @@
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/sky/sbdb.hpp"
 
 namespace nbody::app {
 
@@ -102,10 +103,34 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
                  "positions exchanged with NCCL each step)")
       ->capture_default_str()
       ->group("Physics");
-  cmd.add_option("--steps-per-frame", o.steps_per_frame, "leapfrog steps per frame")
+  cmd.add_option("--steps-per-frame", o.steps_per_frame, "integrator steps per frame")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000))
       ->group("Physics");
+  cmd.add_option("--integrator", o.integrator,
+                 "leapfrog (KDK, 2nd order) or yoshida4 (4th-order symplectic, 3 force "
+                 "evaluations a step); default: the scene's (yoshida4 for the solar system)")
+      ->group("Physics");
+  cmd.add_flag("--pn", o.post_newtonian,
+               "1PN (general-relativistic) correction of the Sun's gravity (needs physical units)")
+      ->group("Physics");
+  // small bodies
+  cmd.add_option("--small-bodies", o.small_bodies,
+                 "JPL SBDB JSON files (e.g. /usr/share/kstars/asteroids.dat,comets.dat) whose "
+                 "bodies join the solar-system scene at its date")
+      ->delimiter(',')
+      ->group("Scene");
+  cmd.add_option("--small-bodies-class", o.small_body_classes,
+                 "keep these SBDB classes only: MBA,TJN,CEN,TNO,OMB,JFc,HTC,PAR,HYP,...")
+      ->delimiter(',')
+      ->group("Scene");
+  cmd.add_option("--small-bodies-max", o.small_bodies_max,
+                 "at most this many small bodies, in file order (0: all)")
+      ->group("Scene");
+  cmd.add_flag("--small-bodies-massless", o.small_bodies_massless,
+               "small bodies are test particles (m = 0) instead of masses from their diameters "
+               "(2000 kg/m^3)")
+      ->group("Scene");
 }
 
 std::string option_name(const std::string& key) {
@@ -297,6 +322,26 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
     }
     l.scene = make_scene(o.scene, sp);
   }
+  if (!o.small_bodies.empty()) {
+    sky::SmallBodyOptions so;
+    so.classes = o.small_body_classes;
+    so.max = o.small_bodies_max;
+    so.massless = o.small_bodies_massless;
+    sky::add_small_bodies(l.scene, o.small_bodies, so);
+  } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless) {
+    fail(
+        "--small-bodies-class, --small-bodies-max and --small-bodies-massless need "
+        "--small-bodies FILE");
+  }
+  p.integrator =
+      o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
+  p.post_newtonian = o.post_newtonian;
+  // c in the scene's units
+  const UnitSystem& u = l.scene.units;
+  p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;
+  if (p.post_newtonian && !u.physical())
+    fail("--pn: scene '", l.scene.name, "' has no physical units (", u.name,
+         "), so the speed of light is unknown");
   p.dt = o.dt.value_or(l.scene.dt);
   p.softening = o.softening.value_or(l.scene.softening);
   p.G = o.G.value_or(l.scene.units.G);

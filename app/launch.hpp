@@ -32,7 +32,14 @@ struct LaunchOptions {
   /// options are generated from the kernel table (see add_tunable_options()).
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
-  std::string gpus = "1";  ///< --gpus: a number of GPUs or "all"
+  std::string gpus = "1";       ///< --gpus: a number of GPUs or "all"
+  std::string integrator;       ///< leapfrog or yoshida4; empty: the scene's default
+  bool post_newtonian = false;  ///< 1PN correction of the Sun's gravity
+  // small bodies (JPL SBDB JSON) added to a scene of the real sky
+  std::vector<std::string> small_bodies;        ///< files
+  std::vector<std::string> small_body_classes;  ///< SBDB classes to keep (all when empty)
+  std::size_t small_bodies_max = 0;             ///< at most this many (0: all)
+  bool small_bodies_massless = false;           ///< m = 0 instead of estimated masses
   // file loading
   std::string input_units;  ///< units of a file that stores none (Tipsy, plain CSV); "" = Hénon
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "sim/integrator.hpp"
+
 namespace nbody {
 
 template <typename T>
@@ -38,6 +40,23 @@ void HostBackend<T>::set_bodies(const Bodies& b) {
   order_.clear();
   acc_valid_ = false;
   work_ = {};
+  // sources first: the heaviest body, the other massive ones, then the massless (each in order)
+  std::size_t heaviest = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (b.m[i] > b.m[heaviest]) heaviest = i;
+  std::vector<std::uint32_t> perm;
+  perm.reserve(n);
+  if (n > 0) perm.push_back(static_cast<std::uint32_t>(heaviest));
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != heaviest && b.m[i] > 0) perm.push_back(static_cast<std::uint32_t>(i));
+  n_massive_ = n > 0 && b.m[heaviest] > 0 ? perm.size() : 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != heaviest && !(b.m[i] > 0)) perm.push_back(static_cast<std::uint32_t>(i));
+  dominant_ = heaviest;  // permute() carries it to 0
+  bool identity = true;
+  for (std::size_t k = 0; k < n && identity; ++k)
+    identity = perm[k] == k;
+  if (!identity) permute(perm);
 }
 
 template <typename T>
@@ -61,10 +80,15 @@ void HostBackend<T>::permute(const std::vector<std::uint32_t>& perm) {
       tmp[k] = v[perm[k]];
     v.swap(tmp);
   }
+  // the order, and where the dominant body (the 1PN source) went
   order_scratch_.resize(n);
-  for (std::size_t k = 0; k < n; ++k)
+  std::size_t dominant = dominant_;
+  for (std::size_t k = 0; k < n; ++k) {
     order_scratch_[k] = order_[perm[k]];
+    if (perm[k] == dominant_) dominant = k;
+  }
   order_.swap(order_scratch_);
+  dominant_ = dominant;
 }
 
 template <typename T>
@@ -95,9 +119,10 @@ void HostBackend<T>::ensure_accelerations(const SimParams& p) {
 
 template <typename T>
 void HostBackend<T>::run_forces(const SimParams& p, int threads) {
-  const double n = static_cast<double>(size());
-  work_ = {
-      n * n, info_.flops(std::is_same_v<T, double> ? Precision::Double : Precision::Float), {}};
+  const double n = static_cast<double>(size()), sources = static_cast<double>(n_massive_);
+  work_ = {n * sources,
+           info_.flops(std::is_same_v<T, double> ? Precision::Double : Precision::Float),
+           {}};
   forces(p, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads);
 }
 
@@ -120,40 +145,70 @@ void HostBackend<T>::compute_accelerations(const SimParams& p, std::vector<doubl
 }
 
 template <typename T>
+void HostBackend<T>::post_newtonian(const SimParams& p, double kick, int threads) {
+  const long n = static_cast<long>(size());
+  pnx_.resize(n);
+  pny_.resize(n);
+  pnz_.resize(n);
+  if (n == 0) return;
+  // the dominant body's state half-way through the kick
+  const std::size_t s = dominant_;
+  const double h = 0.5 * kick;
+  const double sx = x_[s], sy = y_[s], sz = z_[s];
+  const double svx = vx_[s] + h * ax_[s], svy = vy_[s] + h * ay_[s], svz = vz_[s] + h * az_[s];
+  const double mu = p.G * static_cast<double>(m_[s]);
+  const double inv_c2 = 1.0 / (p.speed_of_light * p.speed_of_light);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (long i = 0; i < n; ++i) {
+    double ax, ay, az;
+    post_newtonian_accel<double>(x_[i] - sx, y_[i] - sy, z_[i] - sz, vx_[i] + h * ax_[i] - svx,
+                                 vy_[i] + h * ay_[i] - svy, vz_[i] + h * az_[i] - svz, mu, inv_c2,
+                                 ax, ay, az);
+    pnx_[i] = static_cast<T>(ax);
+    pny_[i] = static_cast<T>(ay);
+    pnz_[i] = static_cast<T>(az);
+  }
+}
+
+template <typename T>
+void HostBackend<T>::kick_drift(const SimParams& p, double kick, double drift, int threads) {
+  const long n = static_cast<long>(size());
+  const T k = static_cast<T>(kick * p.dt), d = static_cast<T>(drift * p.dt);
+  if (p.post_newtonian) {
+    post_newtonian(p, kick * p.dt, threads);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long i = 0; i < n; ++i) {
+      vx_[i] += k * (ax_[i] + pnx_[i]);
+      vy_[i] += k * (ay_[i] + pny_[i]);
+      vz_[i] += k * (az_[i] + pnz_[i]);
+      x_[i] += d * vx_[i];
+      y_[i] += d * vy_[i];
+      z_[i] += d * vz_[i];
+    }
+    return;
+  }
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (long i = 0; i < n; ++i) {
+    vx_[i] += k * ax_[i];
+    vy_[i] += k * ay_[i];
+    vz_[i] += k * az_[i];
+    x_[i] += d * vx_[i];
+    y_[i] += d * vy_[i];
+    z_[i] += d * vz_[i];
+  }
+}
+
+template <typename T>
 void HostBackend<T>::step(const SimParams& p, int steps) {
   const auto t0 = std::chrono::steady_clock::now();
-  const long n = static_cast<long>(size());
-  const T dt = static_cast<T>(p.dt), half = static_cast<T>(0.5 * p.dt);
   // the reference is single-threaded
   const int nt = info_.name == "cpu-reference" ? 1 : thread_count(p);
+  const Scheme sc = scheme(p.integrator);
+  const std::size_t stages = sc.drifts.size();
   ensure_accelerations(p);
   StepWork total;
   double integrate_ms = 0;
-  for (int s = 0; s < steps; ++s) {
-    const auto k0 = std::chrono::steady_clock::now();
-    // kick by half a step, then drift a whole step (seed 000 eq. 3-4)
-#pragma omp parallel for schedule(static) num_threads(nt)
-    for (long i = 0; i < n; ++i) {
-      vx_[i] += half * ax_[i];
-      vy_[i] += half * ay_[i];
-      vz_[i] += half * az_[i];
-      x_[i] += dt * vx_[i];
-      y_[i] += dt * vy_[i];
-      z_[i] += dt * vz_[i];
-    }
-    // forces at the new positions, then the second half kick (eq. 5)
-    const auto k1 = std::chrono::steady_clock::now();
-    run_forces(p, thread_count(p));
-    const auto k2 = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(static) num_threads(nt)
-    for (long i = 0; i < n; ++i) {
-      vx_[i] += half * ax_[i];
-      vy_[i] += half * ay_[i];
-      vz_[i] += half * az_[i];
-    }
-    const auto k3 = std::chrono::steady_clock::now();
-    integrate_ms += std::chrono::duration<double, std::milli>((k1 - k0) + (k3 - k2)).count();
-    // sum the work of every step
+  auto add_work = [&] {
     total.interactions += work_.interactions;
     total.flops_per_interaction = work_.flops_per_interaction;
     for (const StepPhase& ph : work_.phases) {
@@ -164,10 +219,26 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
       else
         it->ms += ph.ms;
     }
+  };
+  for (int s = 0; s < steps; ++s) {
+    // per stage: kick and drift (seed 000 eq. 3-4), then forces at the new positions
+    for (std::size_t j = 0; j < stages; ++j) {
+      const auto k0 = std::chrono::steady_clock::now();
+      kick_drift(p, sc.kicks[j], sc.drifts[j], nt);
+      const auto k1 = std::chrono::steady_clock::now();
+      run_forces(p, thread_count(p));
+      integrate_ms += std::chrono::duration<double, std::milli>(k1 - k0).count();
+      add_work();
+    }
+    // the closing kick (eq. 5)
+    const auto k2 = std::chrono::steady_clock::now();
+    kick_drift(p, sc.kicks[stages], 0.0, nt);
+    integrate_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - k2).count();
   }
   const auto t1 = std::chrono::steady_clock::now();
   last_ms_ = steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / steps : 0;
-  // per step
+  // per step (the interactions of every force evaluation of the step)
   if (steps > 0) {
     total.interactions /= steps;
     if (!total.phases.empty()) total.phases.push_back({"integrate", integrate_ms});

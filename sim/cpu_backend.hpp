@@ -1,6 +1,8 @@
 #pragma once
-// Shared host-side state and leapfrog of the CPU backends. A CPU backend only supplies
-// forces(): accelerations of the current positions.
+// Shared host-side state and integrators of the CPU backends. A CPU backend only supplies
+// forces(): accelerations of the current positions. Bodies are stored with the massive ones
+// first (the heaviest at 0), so that kernels take sources from [0, n_sources()) only: massless
+// bodies feel every massive body and pull on nothing.
 
 #include <chrono>
 #include <cstdint>
@@ -10,7 +12,7 @@
 
 namespace nbody {
 
-/// Host storage of bodies in precision T plus the kick-drift-kick integrator.
+/// Host storage of bodies in precision T plus the integrators (leapfrog, Yoshida4, optional 1PN).
 template <typename T>
 class HostBackend : public ForceBackend {
  public:
@@ -27,9 +29,10 @@ class HostBackend : public ForceBackend {
   StepWork last_work() const override { return work_; }
 
  protected:
-  /// Fills ax_, ay_, az_ with G times the accelerations of x_, y_, z_ (ε² given). The base has
-  /// set work_ to N² interactions and no phases; a kernel that counts its work overwrites
-  /// work_.interactions and appends its phases (ms of this evaluation).
+  /// Fills ax_, ay_, az_ with G times the accelerations of x_, y_, z_ (ε² given) due to the
+  /// sources, stored bodies [0, n_sources()). The base has set work_ to N n_sources()
+  /// interactions and no phases; a kernel that counts its work overwrites work_.interactions
+  /// and appends its phases (ms of this evaluation).
   virtual void forces(const SimParams& p, T G, T eps2, int threads) = 0;
   /// Threads to use for p (the "threads" tunable, 0 meaning all; all when the kernel has none),
   /// at most one per kMinBodiesPerThread bodies.
@@ -37,6 +40,8 @@ class HostBackend : public ForceBackend {
   static constexpr long kMinBodiesPerThread = 256;
   /// Reorders every stored array (and order_) so that stored body k becomes old body perm[k].
   void permute(const std::vector<std::uint32_t>& perm);
+  /// Bodies with m > 0: stored first by set_bodies(), so sources are [0, n_sources()).
+  std::size_t n_sources() const { return n_massive_; }
 
   std::vector<T> x_, y_, z_, vx_, vy_, vz_, m_, ax_, ay_, az_;
   /// Empty: stored body k is body k; else stored body k is the user's body order_[k]
@@ -47,11 +52,19 @@ class HostBackend : public ForceBackend {
  private:
   void ensure_accelerations(const SimParams& p);
   void run_forces(const SimParams& p, int threads);
+  /// pn_ = the 1PN accelerations relative to the dominant body at the velocities half-way
+  /// through a kick of `kick` (second order in the kick for the velocity-dependent term).
+  void post_newtonian(const SimParams& p, double kick, int threads);
+  /// v += kick (a + pn), then x += drift v.
+  void kick_drift(const SimParams& p, double kick, double drift, int threads);
 
   const KernelInfo& info_;
   std::vector<Component> component_;
   std::vector<std::vector<T>> scratch_;  // permute(): one buffer per array
   std::vector<std::uint32_t> order_scratch_;
+  std::vector<T> pnx_, pny_, pnz_;
+  std::size_t n_massive_ = 0;
+  std::size_t dominant_ = 0;  ///< stored index of the most massive body (the 1PN source)
   bool acc_valid_ = false;
   double acc_G_ = 0, acc_eps_ = 0;
   double last_ms_ = 0;

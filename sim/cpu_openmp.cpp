@@ -13,9 +13,11 @@ class CpuOpenMP final : public HostBackend<T> {
   using HostBackend<T>::HostBackend;
 
  protected:
-  // each thread owns a contiguous range of targets; 20 flops per interaction
+  // each thread owns a contiguous range of targets; sources are the massive bodies, stored
+  // first; 20 flops per interaction
   void forces(const SimParams&, T G, T eps2, int threads) override {
     const long n = static_cast<long>(this->size());
+    const long ns = static_cast<long>(this->n_sources());
     const T* __restrict x = this->x_.data();
     const T* __restrict y = this->y_.data();
     const T* __restrict z = this->z_.data();
@@ -29,7 +31,7 @@ class CpuOpenMP final : public HostBackend<T> {
       const T xi = x[i], yi = y[i], zi = z[i];
       // the self pair has r² = ε²: its dx = 0 adds nothing; r² = 0 is masked
 #pragma omp simd reduction(+ : ax, ay, az)
-      for (long j = 0; j < n; ++j) {
+      for (long j = 0; j < ns; ++j) {
         const T dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
         const T r2 = dx * dx + dy * dy + dz * dz + eps2;
         const T inv = r2 > T(0) ? T(1) / std::sqrt(r2) : T(0);

@@ -12,13 +12,14 @@ class CpuReference final : public HostBackend<double> {
   using HostBackend<double>::HostBackend;
 
  protected:
-  // 20 flops per interaction (GPU Gems 3 convention); the self pair is skipped
+  // 20 flops per interaction (GPU Gems 3 convention); the self pair is skipped; sources are
+  // the massive bodies, stored first
   void forces(const SimParams&, double G, double eps2, int /*threads*/) override {
-    const std::size_t n = size();
+    const std::size_t n = size(), ns = n_sources();
     for (std::size_t i = 0; i < n; ++i) {
       double ax = 0, ay = 0, az = 0;
       const double xi = x_[i], yi = y_[i], zi = z_[i];
-      for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t j = 0; j < ns; ++j) {
         if (j == i) continue;
         const double dx = x_[j] - xi, dy = y_[j] - yi, dz = z_[j] - zi;
         const double r2 = dx * dx + dy * dy + dz * dz + eps2;

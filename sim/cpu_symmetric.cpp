@@ -1,7 +1,9 @@
 // cpu-symmetric: Newton's third law, each pair computed once (seed 000 §5.2.2 "edge sharing").
 // Row i holds the pairs (i, j > i), so early rows are long and late rows short; rows i and
-// N-1-i are handed to the same thread so every thread gets the same number of pairs. Each
-// thread accumulates into its own buffers, merged at the end (no locks, no atomics).
+// S-1-i are handed to the same thread so every thread gets the same number of pairs. Only the
+// S massive bodies (stored first) have rows: a massless body pulls on nothing, so the pairs of
+// two massless bodies are skipped and a massless j only receives. Each thread accumulates into
+// its own buffers, merged at the end (no locks, no atomics).
 #include <cmath>
 
 #include <omp.h>
@@ -20,12 +22,13 @@ class CpuSymmetric final : public HostBackend<T> {
  protected:
   void forces(const SimParams&, T G, T eps2, int threads) override {
     const long n = static_cast<long>(this->size());
+    const long ns = static_cast<long>(this->n_sources());
     const T* x = this->x_.data();
     const T* y = this->y_.data();
     const T* z = this->z_.data();
     const T* m = this->m_.data();
     buf_.assign(static_cast<std::size_t>(threads) * 3 * n, T(0));
-    const long pairs_of_rows = (n + 1) / 2;
+    const long pairs_of_rows = (ns + 1) / 2;
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
@@ -36,7 +39,7 @@ class CpuSymmetric final : public HostBackend<T> {
 #pragma omp for schedule(static)
       for (long k = 0; k < pairs_of_rows; ++k) {
         for (int which = 0; which < 2; ++which) {
-          const long i = which == 0 ? k : n - 1 - k;
+          const long i = which == 0 ? k : ns - 1 - k;
           if (which == 1 && i == k) break;  // odd n: the middle row once
           const T xi = x[i], yi = y[i], zi = z[i], mi = m[i];
           T ax = 0, ay = 0, az = 0;

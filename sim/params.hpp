@@ -13,6 +13,17 @@ const char* precision_name(Precision p);
 /// "float" or "double"; throws nbody::Error naming `what` otherwise.
 Precision parse_precision(const std::string& s, const std::string& what = "precision");
 
+/// The time integrator; every one calls the same force kernels once per stage.
+enum class Integrator {
+  Leapfrog,  ///< kick-drift-kick, 2nd order, one force evaluation per step
+  Yoshida4,  ///< Yoshida's (1990) 4th-order symplectic composition of three leapfrogs (3 forces)
+};
+const char* integrator_name(Integrator i);
+/// "leapfrog" or "yoshida4"; throws nbody::Error naming `what` otherwise.
+Integrator parse_integrator(const std::string& s, const std::string& what = "integrator");
+/// Force evaluations per step of `i` (for equal-cost comparisons).
+int force_evaluations(Integrator i);
+
 struct SimParams {
   double dt = 1e-3;                   ///< time step, in the scene's time unit (> 0)
   double softening = 0.05;            ///< Plummer softening length ε (>= 0); ε² is added to r²
@@ -23,6 +34,12 @@ struct SimParams {
   /// GPUs a GPU kernel runs on (0 = every device; >= 0): the bodies are split into one slice per
   /// GPU and the updated positions exchanged with NCCL each step. CPU kernels ignore it.
   int gpus = 1;
+  Integrator integrator = Integrator::Leapfrog;
+  /// 1PN correction of the gravity of the most massive body (the Sun), in the test-particle
+  /// (Schwarzschild, harmonic gauge) form REBOUNDx calls "gr"; needs speed_of_light > 0.
+  bool post_newtonian = false;
+  /// c in the scene's units (AU/day for the solar units: 173.1446...); used by post_newtonian.
+  double speed_of_light = 0;
 
   /// Kernel tunables by key ("block_size", "theta", ...): which keys a kernel reads, their
   /// ranges and defaults are in its KernelInfo row; an absent key takes the row's default.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/bodies.hpp"
+#include "sim/params.hpp"
 #include "sim/units.hpp"
 
 namespace nbody {
@@ -22,8 +23,17 @@ struct Scene {
   double softening = 0.0;       ///< default ε in units.length
   double camera_distance = 10;  ///< default camera distance in units.length
   bool trails = false;          ///< small scenes draw trails
-  double epoch_jd = 0;          ///< Julian date (UTC) of t = 0; 0 when the scene has no calendar
   double speed = 0;             ///< default simulated time per real second (0: 60 steps of dt)
+  /// Default integrator (planetary scenes: 4th-order Yoshida; SimParams::integrator starts here).
+  Integrator integrator = Integrator::Leapfrog;
+  /// Julian date (TT, the ephemeris' time scale) of t = 0 for scenes of the real sky (solar
+  /// system, SBDB files); 0 when the scene has no calendar. The date at time t is epoch_jd +
+  /// t in days, shown in UTC by sky::utc_string() (TT - UTC = 69.184 s since 2017).
+  double epoch_jd = 0;
+  /// Per body, the small-body class of JPL's SBDB ("MBA", "TJN", "CEN", "TNO", "JFc", "HTC",
+  /// "PAR", "HYP", ...) for asteroids and comets and "" for other bodies; empty when the scene
+  /// has no small bodies. For colouring and the legend.
+  std::vector<std::string> body_class;
 };
 
 /// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers

@@ -6,6 +6,7 @@
 
 #include "sim/cuda/map_binning.hpp"
 #include "sim/error.hpp"
+#include "sim/integrator.hpp"
 
 namespace nbody::cuda {
 
@@ -42,15 +43,36 @@ int current_device() {
 
 namespace {
 
-// kick velocities by `kick` and drift positions by `drift` (one body per thread)
+// adds to `a` the 1PN acceleration of body (p, v) relative to the dominant body (dom[0]
+// position and mass, dom[1] velocity, dom[2] acceleration), both velocities taken half-way
+// through the kick; the dominant body itself (r = 0) gets none
+template <typename T>
+__device__ __forceinline__ void add_post_newtonian(const Vec4<T>& p, const Vec4<T>& v, Vec4<T>& a,
+                                                   const Vec4<T>* __restrict__ dom, T kick, T G,
+                                                   T inv_c2) {
+  const T h = T(0.5) * kick;
+  const Vec4<T> sp = dom[0], sv = dom[1], sa = dom[2];
+  T px, py, pz;
+  post_newtonian_accel<T>(p.x - sp.x, p.y - sp.y, p.z - sp.z, v.x + h * a.x - (sv.x + h * sa.x),
+                          v.y + h * a.y - (sv.y + h * sa.y), v.z + h * a.z - (sv.z + h * sa.z),
+                          G * sp.w, inv_c2, px, py, pz);
+  a.x += px;
+  a.y += py;
+  a.z += pz;
+}
+
+// kick velocities by `kick` and drift positions by `drift` (one body per thread); with `dom`
+// the kick includes the 1PN term
 template <typename T>
 __global__ void __launch_bounds__(1024)
     kick_drift_kernel(Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
-                      const Vec4<T>* __restrict__ acc, int n, T kick, T drift) {
+                      const Vec4<T>* __restrict__ acc, int n, T kick, T drift,
+                      const Vec4<T>* __restrict__ dom, T G, T inv_c2) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   Vec4<T> p = pos[i], v = vel[i];
-  const Vec4<T> a = acc[i];
+  Vec4<T> a = acc[i];
+  if (dom) add_post_newtonian(p, v, a, dom, kick, G, inv_c2);
   v.x = fma(a.x, kick, v.x);
   v.y = fma(a.y, kick, v.y);
   v.z = fma(a.z, kick, v.z);
@@ -67,7 +89,8 @@ template <typename T>
 __global__ void __launch_bounds__(1024)
     kick_output_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
                        const Vec4<T>* __restrict__ acc, int n, T kick, float4* out_pos,
-                       float* out_speed, const std::uint32_t* __restrict__ order) {
+                       float* out_speed, const std::uint32_t* __restrict__ order,
+                       const Vec4<T>* __restrict__ dom, T G, T inv_c2) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   const int i = k;
@@ -75,7 +98,8 @@ __global__ void __launch_bounds__(1024)
   Vec4<T> v = vel[i];
   // no acc: the output alone (the accelerations may not be computed for every body)
   if (acc) {
-    const Vec4<T> a = acc[i];
+    Vec4<T> a = acc[i];
+    if (dom) add_post_newtonian(pos[i], v, a, dom, kick, G, inv_c2);
     v.x = fma(a.x, kick, v.x);
     v.y = fma(a.y, kick, v.y);
     v.z = fma(a.z, kick, v.z);
@@ -86,6 +110,21 @@ __global__ void __launch_bounds__(1024)
     out_pos[o] = make_float4(float(p.x), float(p.y), float(p.z), float(p.w));
   }
   if (out_speed) out_speed[o] = float(sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+}
+
+// 1PN: the dominant body's position, velocity and acceleration into dom[0..2] (the thread of
+// the stored body whose user index is `user`)
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    snapshot_kernel(const Vec4<T>* __restrict__ pos, const Vec4<T>* __restrict__ vel,
+                    const Vec4<T>* __restrict__ acc, const std::uint32_t* __restrict__ order, int n,
+                    std::uint32_t user, Vec4<T>* __restrict__ dom) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  if ((order ? order[k] : static_cast<std::uint32_t>(k)) != user) return;
+  dom[0] = pos[k];
+  dom[1] = vel[k];
+  dom[2] = acc[k];
 }
 
 // stored body k becomes old body perm[k]: gathers positions, velocities and the order
@@ -223,18 +262,39 @@ template <typename T>
 void GpuBackend<T>::set_bodies(const Bodies& b) {
   n_ = b.size();
   if (n_ > static_cast<std::size_t>(1) << 30) fail(info_.name, ": N = ", n_, " is too large");
+  // sources first: the heaviest body, the other massive ones, then the massless (each in order)
+  std::size_t heaviest = 0;
+  for (std::size_t i = 0; i < n_; ++i)
+    if (b.m[i] > b.m[heaviest]) heaviest = i;
+  std::vector<std::uint32_t> perm;
+  perm.reserve(n_);
+  if (n_ > 0) perm.push_back(static_cast<std::uint32_t>(heaviest));
+  for (std::size_t i = 0; i < n_; ++i)
+    if (i != heaviest && b.m[i] > 0) perm.push_back(static_cast<std::uint32_t>(i));
+  n_sources_ = n_ > 0 && b.m[heaviest] > 0 ? perm.size() : 0;
+  for (std::size_t i = 0; i < n_; ++i)
+    if (i != heaviest && !(b.m[i] > 0)) perm.push_back(static_cast<std::uint32_t>(i));
+  bool identity = true;
+  for (std::size_t k = 0; k < n_ && identity; ++k)
+    identity = perm[k] == k;
+  dominant_user_ = static_cast<std::uint32_t>(heaviest);
   std::vector<V4> pos(n_), vel(n_);
-  for (std::size_t i = 0; i < n_; ++i) {
-    pos[i] = make_vec4<T>(T(b.x[i]), T(b.y[i]), T(b.z[i]), T(b.m[i]));
-    vel[i] = make_vec4<T>(T(b.vx[i]), T(b.vy[i]), T(b.vz[i]), T(0));
+  for (std::size_t k = 0; k < n_; ++k) {
+    const std::size_t i = perm[k];
+    pos[k] = make_vec4<T>(T(b.x[i]), T(b.y[i]), T(b.z[i]), T(b.m[i]));
+    vel[k] = make_vec4<T>(T(b.vx[i]), T(b.vy[i]), T(b.vz[i]), T(0));
   }
   pos_.resize(n_);
   vel_.resize(n_);
   acc_.resize(n_);
   pos_.upload(pos.data(), n_, ctx_.stream);
   vel_.upload(vel.data(), n_, ctx_.stream);
+  ordered_ = !identity;
+  if (ordered_) {
+    order_.resize(n_);
+    order_.upload(perm.data(), n_, ctx_.stream);
+  }
   component_ = b.component;
-  ordered_ = false;
   acc_valid_ = false;
   work_ = {};
   costs_ready_ = false;
@@ -276,10 +336,11 @@ void GpuBackend<T>::ensure_accelerations(const SimParams& p) {
 template <typename T>
 void GpuBackend<T>::run_forces(const SimParams& p) {
   // the slices of this evaluation (all parts alike), then the forces on this part's slice
+  // from the massive bodies (massless ones pull on nothing)
   plan_cuts();
   costs_ready_ = false;
-  const double n = static_cast<double>(n_);
-  work_ = {static_cast<double>(count()) * n,
+  const double sources = static_cast<double>(n_sources_);
+  work_ = {static_cast<double>(count()) * sources,
            info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
            {}};
   forces(p, T(p.G), T(p.softening * p.softening));
@@ -319,58 +380,91 @@ void GpuBackend<T>::read_accelerations(std::vector<double>& ax, std::vector<doub
 }
 
 template <typename T>
+const typename GpuBackend<T>::V4* GpuBackend<T>::snapshot_dominant(const SimParams& p) {
+  if (!p.post_newtonian) return nullptr;
+  dominant_.reserve(3);
+  launch(ctx_, "snapshot", snapshot_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
+         acc_.get(), ordered_ ? order_.get() : nullptr, static_cast<int>(n_), dominant_user_,
+         dominant_.get());
+  return dominant_.get();
+}
+
+template <typename T>
+void GpuBackend<T>::kick_drift(const SimParams& p, double kick, double drift) {
+  const V4* dom = snapshot_dominant(p);
+  const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
+  // this part's slice; on several GPUs the updated bodies (and the work counted for
+  // balancing) are exchanged after it
+  const std::size_t f = first(), c = count();
+  launch(ctx_, "kick_drift", kick_drift_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
+         vel_.get() + f, acc_.get() + f, static_cast<int>(c), T(kick * p.dt), T(drift * p.dt), dom,
+         T(p.G), inv_c2);
+  if (parts_ > 1) {
+    exchange_(true);
+    costs_ready_ = balance_by_work();
+  }
+}
+
+template <typename T>
+void GpuBackend<T>::kick_output(const SimParams& p, double kick) {
+  const V4* dom = snapshot_dominant(p);
+  const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
+  if (parts_ < 2) {
+    launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
+           vel_.get(), acc_.get(), static_cast<int>(n_), T(kick * p.dt),
+           static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
+           ordered_ ? order_.get() : nullptr, dom, T(p.G), inv_c2);
+    return;
+  }
+  // the last kick of the slice, the velocities exchanged, then the output of all bodies
+  const std::size_t f = first(), c = count();
+  launch(ctx_, "kick", kick_output_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
+         vel_.get() + f, acc_.get() + f, static_cast<int>(c), T(kick * p.dt),
+         static_cast<float4*>(nullptr), static_cast<float*>(nullptr),
+         static_cast<const std::uint32_t*>(nullptr), dom, T(p.G), inv_c2);
+  exchange_(false);
+  if (out_.positions || out_.speed) write_output();
+}
+
+template <typename T>
 void GpuBackend<T>::step(const SimParams& p, int steps) {
   check_tunables(info_, p);
   if (steps <= 0 || n_ == 0) {
     last_ms_ = 0;
     return;
   }
-  const bool multi = parts_ > 1;
-  const T dt = T(p.dt), half = T(0.5 * p.dt);
-  // kick and drift of this part's slice; on several GPUs the updated bodies (and the work
-  // counted for balancing) are exchanged after it
-  const auto kick_drift = [&](T kick, T drift) {
-    const std::size_t f = first(), c = count();
-    launch(ctx_, "kick_drift", kick_drift_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
-           vel_.get() + f, acc_.get() + f, static_cast<int>(c), kick, drift);
-    if (multi) {
-      exchange_(true);
-      costs_ready_ = balance_by_work();
-    }
-  };
+  if (p.post_newtonian && parts_ > 1)
+    fail(info_.name, ": the 1PN correction runs on one GPU only (--gpus 1)");
+  const Scheme sc = scheme(p.integrator);
+  const std::size_t stages = sc.drifts.size();
   start_.record(ctx_.stream);
   ensure_accelerations(p);
-  // first half kick and drift; then per step: forces, and either the fused
-  // second-half kick + next first-half kick + drift, or the last half kick
-  kick_drift(half, dt);
+  // the first kick and drift; then per force evaluation the next kick and drift, where the
+  // closing kick of a step fuses with the opening kick of the next, and the very last kick
+  // writes the output (kicks and drifts of this part's slice; on several GPUs the updated
+  // bodies are exchanged after each)
+  kick_drift(p, sc.kicks[0], sc.drifts[0]);
   StepWork total;
   for (int s = 0; s < steps; ++s) {
-    run_forces(p);
-    if (s + 1 < steps) {
-      kick_drift(dt, dt);
-    } else if (!multi) {
-      launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
-             vel_.get(), acc_.get(), static_cast<int>(n_), half,
-             static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
-             ordered_ ? order_.get() : nullptr);
-    } else {
-      // the last half kick of the slice, the velocities exchanged, then the output of all
-      const std::size_t f = first(), c = count();
-      launch(ctx_, "kick", kick_output_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
-             vel_.get() + f, acc_.get() + f, static_cast<int>(c), half, nullptr, nullptr, nullptr);
-      exchange_(false);
-      if (out_.positions || out_.speed) write_output();
-    }
-    // sum the work of every step
-    total.interactions += work_.interactions;
-    total.flops_per_interaction = work_.flops_per_interaction;
-    for (const StepPhase& ph : work_.phases) {
-      auto it = std::find_if(total.phases.begin(), total.phases.end(),
-                             [&](const StepPhase& q) { return q.name == ph.name; });
-      if (it == total.phases.end())
-        total.phases.push_back(ph);
+    for (std::size_t j = 1; j <= stages; ++j) {
+      run_forces(p);
+      if (j < stages)
+        kick_drift(p, sc.kicks[j], sc.drifts[j]);
+      else if (s + 1 < steps)
+        kick_drift(p, sc.kicks[stages] + sc.kicks[0], sc.drifts[0]);
       else
-        it->ms += ph.ms;
+        kick_output(p, sc.kicks[stages]);
+      // sum the work of every force evaluation
+      total.interactions += work_.interactions;
+      total.flops_per_interaction = work_.flops_per_interaction;
+      for (const StepPhase& ph : work_.phases) {
+        auto it = std::find_if(total.phases.begin(), total.phases.end(),
+                               [&](const StepPhase& q) { return q.name == ph.name; });
+        if (it == total.phases.end())
+          total.phases.push_back(ph);
+        else
+          it->ms += ph.ms;
+      }
     }
   }
   stop_.record(ctx_.stream);
@@ -398,7 +492,8 @@ void GpuBackend<T>::write_output() {
   // no kick: the output alone, the state unchanged
   launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
          vel_.get(), nullptr, static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
-         static_cast<float*>(out_.speed), ordered_ ? order_.get() : nullptr);
+         static_cast<float*>(out_.speed), ordered_ ? order_.get() : nullptr,
+         static_cast<const V4*>(nullptr), T(0), T(0));
 }
 
 template <typename T>

@@ -1,8 +1,10 @@
 #pragma once
-// The state and integrator every GPU kernel shares: positions+mass, velocities and accelerations
-// on the device, leapfrog kick-drift-kick with no host round trip between steps, CUDA-event
-// timing, the device output for CUDA-GL interop and the device activity map. A kernel only
-// supplies forces().
+// The state and integrators every GPU kernel shares: positions+mass, velocities and
+// accelerations on the device, leapfrog or Yoshida4 (optional 1PN) with no host round trip
+// between steps, CUDA-event timing, the device output for CUDA-GL interop and the device
+// activity map. A kernel only supplies forces(). Bodies are stored with the massive ones first
+// (the heaviest at 0; order_ keeps the user's order), so kernels take sources from
+// [0, n_sources_) only: massless bodies feel every massive body and pull on nothing.
 
 #include <cstdint>
 #include <functional>
@@ -63,9 +65,10 @@ class GpuBackend : public ForceBackend {
                           std::vector<double>& az) const;
 
  protected:
-  /// Fills acc_ with G times the accelerations of pos_ (n_ > 0), on ctx_.stream. Reads its
-  /// tunables from p through info_. The base has set work_ to N² interactions and no phases; a
-  /// kernel that counts its work overwrites work_.interactions and appends its phases.
+  /// Fills acc_ with G times the accelerations of pos_ (n_ > 0) due to the sources, stored
+  /// bodies [0, n_sources_), on ctx_.stream. Reads its tunables from p through info_. The base
+  /// has set work_ to N n_sources_ interactions and no phases; a kernel that counts its work
+  /// overwrites work_.interactions and appends its phases.
   virtual void forces(const SimParams& p, T G, T eps2) = 0;
   /// Reorders pos_, vel_ and order_ on the stream so that stored body k becomes old body
   /// perm[k] (a device array of n_ indices); from then on ordered_ is true.
@@ -86,6 +89,7 @@ class GpuBackend : public ForceBackend {
   Stream stream_;
   Context ctx_;
   std::size_t n_ = 0;
+  std::size_t n_sources_ = 0;  ///< bodies with m > 0, stored first
   DeviceBuffer<V4> pos_, vel_, acc_;
   /// When ordered_: stored body k is the user's body order_[k]; the interop output and
   /// get_bodies() scatter through it so that users see their own order.
@@ -102,6 +106,12 @@ class GpuBackend : public ForceBackend {
   int rank_ = 0, parts_ = 1;
   Exchange exchange_;
   bool costs_ready_ = false;  // every part's cost bins of the last force evaluation are here
+  /// Launches v += kick (a + 1PN) and x += drift v, or the last kick with the output.
+  void kick_drift(const SimParams& p, double kick, double drift);
+  void kick_output(const SimParams& p, double kick);
+  /// 1PN: copies the dominant body's position, velocity and acceleration into dominant_ and
+  /// returns its device pointer (null when p.post_newtonian is off).
+  const V4* snapshot_dominant(const SimParams& p);
 
   std::vector<Component> component_;
   bool acc_valid_ = false;
@@ -114,6 +124,8 @@ class GpuBackend : public ForceBackend {
   DeviceBuffer<V4> scratch_;
   DeviceBuffer<std::uint32_t> order_scratch_;
   Event phase_a_, phase_b_;
+  std::uint32_t dominant_user_ = 0;  ///< the user's index of the most massive body
+  DeviceBuffer<V4> dominant_;        ///< its position, velocity, acceleration (1PN)
 };
 
 /// Throws nbody::Error naming the tunable when p holds a value invalid for `info`.

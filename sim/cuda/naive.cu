@@ -8,12 +8,13 @@
 namespace nbody::cuda {
 namespace {
 
-// a_i = G sum_j m_j d_ij / (|d_ij|^2 + eps^2)^{3/2}; 20 flops per interaction (see interact)
+// a_i = G sum_j m_j d_ij / (|d_ij|^2 + eps^2)^{3/2} over the sources j < ns (the massive
+// bodies, stored first); 20 flops per interaction (see interact)
 template <typename T, bool Guard>
 __global__ void __launch_bounds__(1024)
-    naive_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, int first,
-                 int count, T eps2, T G) {
-  // target bodies [first, first + count), sources all n
+    naive_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, int ns,
+                 int first, int count, T eps2, T G) {
+  // target bodies [first, first + count), sources the ns massive bodies (stored first)
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const int i = first + t;
@@ -22,8 +23,8 @@ __global__ void __launch_bounds__(1024)
   // blocks of kChunk bodies sum on their own, then join the total (float sums of N terms then
   // lose ~sqrt(N / kChunk) + sqrt(kChunk) ulps rather than ~sqrt(N))
   constexpr int kChunk = 256;
-  for (int j0 = 0; j0 < n; j0 += kChunk) {
-    const int j1 = min(n, j0 + kChunk);
+  for (int j0 = 0; j0 < ns; j0 += kChunk) {
+    const int j1 = min(ns, j0 + kChunk);
     T cx = 0, cy = 0, cz = 0;
     for (int j = j0; j < j1; ++j)
       interact<T, Guard>(pi.x, pi.y, pi.z, pos[j], eps2, cx, cy, cz);
@@ -42,14 +43,14 @@ class NaiveBackend final : public GpuBackend<T> {
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
     const LaunchShape shape{this->count(), this->info_.int_value(p, "block_size")};
-    const int n = static_cast<int>(this->n_), first = static_cast<int>(this->first()),
-              count = static_cast<int>(this->count());
+    const int n = static_cast<int>(this->n_), ns = static_cast<int>(this->n_sources_),
+              first = static_cast<int>(this->first()), count = static_cast<int>(this->count());
     if (!needs_guard(eps2))
       launch(this->ctx_, "naive", naive_kernel<T, false>, shape, this->pos_.get(), this->acc_.get(),
-             n, first, count, eps2, G);
+             n, ns, first, count, eps2, G);
     else
       launch(this->ctx_, "naive", naive_kernel<T, true>, shape, this->pos_.get(), this->acc_.get(),
-             n, first, count, eps2, G);
+             n, ns, first, count, eps2, G);
   }
 };
 

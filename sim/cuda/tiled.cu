@@ -8,15 +8,16 @@
 namespace nbody::cuda {
 namespace {
 
-// each block walks all tiles; a tile past N is padded with massless bodies, which contribute
+// each block walks the tiles of the sources (the ns massive bodies, stored first); a tile past ns
+// is padded with massless bodies, which contribute
 // exactly 0 (interact's guard covers eps = 0); 20 flops per interaction. With Blocked each tile
 // sums on its own and then joins the total, so a float sum of N terms loses ~sqrt(N / B) +
 // sqrt(B) ulps rather than ~sqrt(N): used at large N, where the single running sum would pass
 // 1e-5 (it costs 2-3% there, and 18% at N = 16k, so small N keeps the plain sum)
 template <typename T, bool Guard, int Unroll, bool Blocked>
 __global__ void __launch_bounds__(1024)
-    tiled_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, int first,
-                 int count, T eps2, T G) {
+    tiled_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int n, int ns,
+                 int first, int count, T eps2, T G) {
   extern __shared__ __align__(32) unsigned char smem[];
   Vec4<T>* tile = reinterpret_cast<Vec4<T>*>(smem);
   // target bodies [first, first + count), sources all n
@@ -24,10 +25,10 @@ __global__ void __launch_bounds__(1024)
   const int i = first + t;
   const Vec4<T> pi = t < count ? pos[i] : make_vec4<T>(0, 0, 0, 0);
   T ax = 0, ay = 0, az = 0;
-  for (int base = 0; base < n; base += blockDim.x) {
+  for (int base = 0; base < ns; base += blockDim.x) {
     // every thread of the block reaches both barriers
     const int j = base + threadIdx.x;
-    tile[threadIdx.x] = j < n ? pos[j] : make_vec4<T>(0, 0, 0, 0);
+    tile[threadIdx.x] = j < ns ? pos[j] : make_vec4<T>(0, 0, 0, 0);
     __syncthreads();
     if constexpr (Blocked) {
       T tx = 0, ty = 0, tz = 0;
@@ -48,7 +49,7 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <typename T, bool Guard>
-using TiledFn = void (*)(const Vec4<T>*, Vec4<T>*, int, int, int, T, T);
+using TiledFn = void (*)(const Vec4<T>*, Vec4<T>*, int, int, int, int, T, T);
 
 template <typename T, bool Guard, bool Blocked, int... U>
 TiledFn<T, Guard> pick_unroll(int unroll, std::integer_sequence<int, U...>) {
@@ -76,14 +77,14 @@ class TiledBackend final : public GpuBackend<T> {
   void forces(const SimParams& p, T G, T eps2) override {
     LaunchShape shape{this->count(), this->info_.int_value(p, "block_size")};
     shape.shared_bytes = sizeof(Vec4<T>) * this->info_.int_value(p, "block_size");
-    const int n = static_cast<int>(this->n_), first = static_cast<int>(this->first()),
-              count = static_cast<int>(this->count());
+    const int n = static_cast<int>(this->n_), ns = static_cast<int>(this->n_sources_),
+              first = static_cast<int>(this->first()), count = static_cast<int>(this->count());
     if (!needs_guard(eps2))
       launch(this->ctx_, "tiled", pick<T, false>(this->info_.int_value(p, "unroll"), this->n_),
-             shape, this->pos_.get(), this->acc_.get(), n, first, count, eps2, G);
+             shape, this->pos_.get(), this->acc_.get(), n, ns, first, count, eps2, G);
     else
       launch(this->ctx_, "tiled", pick<T, true>(this->info_.int_value(p, "unroll"), this->n_),
-             shape, this->pos_.get(), this->acc_.get(), n, first, count, eps2, G);
+             shape, this->pos_.get(), this->acc_.get(), n, ns, first, count, eps2, G);
   }
 };
 

@@ -26,17 +26,17 @@ constexpr int max_block() {
   return sizeof(T) == 4 || R <= 2 ? 1024 : 512;
 }
 
-// partial sums of R bodies per thread over the tiles of split blockIdx.y; a tile past N is
-// padded with massless bodies (contribute 0); 20 flops per interaction; one broadcast LDS of a
-// tile body feeds R interactions
+// partial sums of R bodies per thread over the tiles of split blockIdx.y; the tiles cover the
+// sources, the ns massive bodies stored first; a tile past ns is padded with massless bodies
+// (contribute 0); 20 flops per interaction; one broadcast LDS of a tile body feeds R interactions
 template <typename T, bool Guard, int R>
 __global__ void __launch_bounds__(max_block<T, R>())
-    tiled2d_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ out, int n, int first,
-                   int count, T eps2, T G, int tiles_per_split) {
+    tiled2d_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ out, int n, int ns,
+                   int first, int count, T eps2, T G, int tiles_per_split) {
   extern __shared__ __align__(32) unsigned char smem[];
   Vec4<T>* tile = reinterpret_cast<Vec4<T>*>(smem);
   const int B = blockDim.x;
-  // target bodies first + [0, count) (i counts from first), sources all n
+  // target bodies first + [0, count) (i counts from first), sources the ns massive bodies
   const int i0 = blockIdx.x * (R * B) + threadIdx.x;
   // this thread's R bodies, B apart so that loads and stores coalesce
   T px[R], py[R], pz[R], ax[R], ay[R], az[R];
@@ -50,12 +50,12 @@ __global__ void __launch_bounds__(max_block<T, R>())
     ax[r] = ay[r] = az[r] = 0;
   }
   // the tiles of this split; the range is the same for the whole block
-  const int ntiles = (n + B - 1) / B;
+  const int ntiles = (ns + B - 1) / B;
   const int t0 = blockIdx.y * tiles_per_split;
   const int t1 = min(ntiles, t0 + tiles_per_split);
   for (int t = t0; t < t1; ++t) {
     const int j = t * B + threadIdx.x;
-    tile[threadIdx.x] = j < n ? pos[j] : make_vec4<T>(0, 0, 0, 0);
+    tile[threadIdx.x] = j < ns ? pos[j] : make_vec4<T>(0, 0, 0, 0);
     __syncthreads();
 #pragma unroll kTileUnroll
     for (int k = 0; k < B; ++k) {
@@ -93,7 +93,7 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <typename T>
-using Tiled2dFn = void (*)(const Vec4<T>*, Vec4<T>*, int, int, int, T, T, int);
+using Tiled2dFn = void (*)(const Vec4<T>*, Vec4<T>*, int, int, int, int, T, T, int);
 
 // rows 1..8; a block larger than the R-row kernel is built for runs the largest R that fits
 template <typename T, bool Guard>
@@ -127,7 +127,7 @@ class Tiled2dBackend final : public GpuBackend<T> {
 
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
-    const int n = static_cast<int>(this->n_);
+    const int n = static_cast<int>(this->n_), ns = static_cast<int>(this->n_sources_);
     const int B = this->info_.int_value(p, "block_size");
     check_block_size(B);
     if (n == 0) return;
@@ -146,22 +146,23 @@ class Tiled2dBackend final : public GpuBackend<T> {
     if (count == 0) return;
     LaunchShape shape{this->count(), B, rows};
     shape.shared_bytes = sizeof(Vec4<T>) * B;
-    // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles
-    const int ntiles = (n + B - 1) / B;
+    // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles of the
+    // sources
+    const int ntiles = std::max(1, (ns + B - 1) / B);
     int splits = this->info_.int_value(p, "luf") > 0 ? this->info_.int_value(p, "luf")
-                                                     : auto_splits(fn, shape);
+                                                     : auto_splits(fn, shape, ntiles);
     splits = std::clamp(splits, 1, ntiles);
     const int tiles_per_split = (ntiles + splits - 1) / splits;
     splits = (ntiles + tiles_per_split - 1) / tiles_per_split;
     shape.splits = splits;
     last_splits_ = splits;
     if (splits == 1) {
-      launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), this->acc_.get() + first, n, first,
-             count, eps2, G, tiles_per_split);
+      launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), this->acc_.get() + first, n, ns,
+             first, count, eps2, G, tiles_per_split);
       return;
     }
     partial_.resize(static_cast<std::size_t>(splits) * this->count());
-    launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, first, count,
+    launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, ns, first, count,
            eps2, G, tiles_per_split);
     launch(this->ctx_, "tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->count(), 256},
            partial_.get(), this->acc_.get() + first, count, splits);
@@ -173,7 +174,7 @@ class Tiled2dBackend final : public GpuBackend<T> {
   // wave costs up to one block's time (+3-4% at N = 262k..1M going from 6 to 60 waves), as long
   // as the second pass stays cheap: splits <= N / 2048 keeps its read of the partial sums under
   // ~0.3% of the step, and the partial sums under 1 GiB
-  int auto_splits(Tiled2dFn<T> fn, const LaunchShape& shape) {
+  int auto_splits(Tiled2dFn<T> fn, const LaunchShape& shape, long long ntiles) {
     if (fn != occ_fn_ || shape.block != occ_block_) {
       int per_sm = 0;
       NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, shape.block,
@@ -185,7 +186,6 @@ class Tiled2dBackend final : public GpuBackend<T> {
     // shape.n targets (this GPU's slice), n sources
     const long long n = static_cast<long long>(this->n_), targets = static_cast<long long>(shape.n);
     const long long bx = grid_x(shape);
-    const long long ntiles = (n + shape.block - 1) / shape.block;
     const long long fill = (6LL * resident_ + bx - 1) / bx;
     const long long tail = (64LL * resident_ + bx - 1) / bx;
     const long long cheap =

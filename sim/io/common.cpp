@@ -34,6 +34,8 @@ const char* format_name(Format f) {
       return "tipsy-nvidia";
     case Format::Agora:
       return "agora";
+    case Format::Sbdb:
+      return "sbdb";
   }
   return "?";
 }
@@ -47,8 +49,9 @@ Format parse_format(const std::string& s, const std::string& what) {
   if (l == "tipsy-native" || l == "tipsy-le") return Format::TipsyNative;
   if (l == "tipsy-nvidia" || l == "nvidia") return Format::TipsyNvidia;
   if (l == "agora") return Format::Agora;
+  if (l == "sbdb" || l == "jpl-sbdb") return Format::Sbdb;
   fail(what, ": unknown format '", s,
-       "' (expected csv, bin, tipsy, tipsy-xdr, tipsy-native, tipsy-nvidia or agora)");
+       "' (expected csv, bin, tipsy, tipsy-xdr, tipsy-native, tipsy-nvidia, agora or sbdb)");
 }
 
 std::optional<Format> format_from_extension(const std::string& path) {

@@ -10,6 +10,7 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/sky/sbdb.hpp"
 
 namespace nbody::io {
 
@@ -62,6 +63,13 @@ std::optional<Format> detect_source(const detail::ByteSource& src, std::string& 
   src.read(0, head, n);
   if (n >= 8 && std::memcmp(head, "NBODYBIN", 8) == 0) return Format::Binary;
   if (starts_with_csv_header(head, n)) return Format::Csv;
+  // JPL SBDB JSON: an object with "fields" near the start
+  if (n > 0 && head[0] != '#') {
+    char big[8192] = {};
+    const std::size_t m = std::min<std::size_t>(src.size(), sizeof big);
+    src.read(0, big, m);
+    if (sky::looks_like_sbdb(big, m)) return Format::Sbdb;
+  }
   try {
     return detail::read_tipsy_header(src, "", std::nullopt).format;
   } catch (const Error& e) {
@@ -77,7 +85,8 @@ std::optional<Format> detect_source(const detail::ByteSource& src, std::string& 
   if (format_from_extension(path) == Format::TipsyXdr) fail(path, ": ", tipsy_reason);
   fail(path,
        ": unknown file format: not a native binary (no 'NBODYBIN' magic), not native CSV "
-       "(no '# nbody csv' header line, no 'x,y,z,vx,vy,vz,m' column header), and ",
+       "(no '# nbody csv' header line, no 'x,y,z,vx,vy,vz,m' column header), not JPL SBDB JSON "
+       "(no object with \"fields\"), and ",
        tipsy_reason);
 }
 
@@ -134,6 +143,11 @@ Scene load(const std::string& path, Format f, const LoadOptions& opt) {
         return detail::read_tipsy(detail::FileSource(path), path, opt, f);
       case Format::Agora:
         return detail::read_agora(path, opt);
+      case Format::Sbdb: {
+        Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path);
+        detail::finish_scene(s, path, opt);
+        return s;
+      }
     }
   } catch (const std::bad_alloc&) {
     fail(path, ": not enough memory to load it");
@@ -142,6 +156,8 @@ Scene load(const std::string& path, Format f, const LoadOptions& opt) {
 }
 
 void check_output(const std::string& path, Format f, const SaveOptions& opt) {
+  if (f == Format::Sbdb)
+    fail(path, ": JPL SBDB JSON is an input format only (write csv, bin, tipsy or agora)");
   if (path == "-") {
     if (f != Format::Csv)
       fail("-: standard output takes CSV only (", format_name(f), " is a file format)");
@@ -185,6 +201,8 @@ void save(const Scene& s, const std::string& path, Format f, const SaveOptions& 
     case Format::Agora:
       write_agora(path, s, opt);
       return;
+    case Format::Sbdb:
+      fail(path, ": JPL SBDB JSON is an input format only (write csv, bin, tipsy or agora)");
   }
 }
 

@@ -21,9 +21,10 @@ enum class Format {
   TipsyNative,  ///< Tipsy, little-endian
   TipsyNvidia,  ///< Tipsy as NVIDIA's nbody sample reads it (little-endian, phi holds an int id)
   Agora,        ///< AGORA directory: halo.dat, disk.dat, bulge.dat, gas.dat
+  Sbdb,         ///< JPL Small-Body Database Query API JSON (read only; see sim/sky/sbdb.hpp)
 };
 const char* format_name(Format f);
-/// "csv", "bin", "tipsy" (= XDR), "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora";
+/// "csv", "bin", "tipsy" (= XDR), "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora", "sbdb";
 /// throws nbody::Error naming `what` otherwise.
 Format parse_format(const std::string& s, const std::string& what = "format");
 

@@ -7,10 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pthread.h>
 #include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+
+#include <csignal>
 #include <filesystem>
 
 #include "sim/error.hpp"
@@ -170,11 +173,20 @@ AtomicFile::AtomicFile(const std::string& path) : name_(path), target_(resolve_o
   base += tp.filename().string();
   base += ".nbody-XXXXXX";
   std::string tmpl = (fs::path(dir_of(target_.path)) / base).string();
+  // SIGINT/SIGTERM wait until the file is registered, so the handler always removes it
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, &old);
   fd_ = ::mkstemp(tmpl.data());
+  const int err_create = errno;
+  if (fd_ >= 0) slot_ = register_temp(tmpl);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (fd_ < 0)
-    fail(path, ": cannot create a temporary file in ", dir_of(target_.path), ": ", os_error(errno));
+    fail(path, ": cannot create a temporary file in ", dir_of(target_.path), ": ",
+         os_error(err_create));
   tmp_ = tmpl;
-  slot_ = register_temp(tmp_);
   // the mode of the file replaced, or what a new file gets (0666 minus the umask)
   mode_t mode = target_.mode;
   if (!target_.exists) {

@@ -94,7 +94,4 @@ Scene make_cold_collapse(const Params& p);
 Scene make_disk_galaxy(const Params& p);
 Scene make_galaxy_collision(const Params& p);
 
-/// The solar-system CSV of assets/, embedded at build time (generated solar_system_data.cpp).
-extern const char* const kSolarSystemCsv;
-
 }  // namespace nbody::scenes

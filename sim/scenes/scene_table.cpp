@@ -118,20 +118,28 @@ std::vector<SceneInfo> build_table() {
         {"halo_mass", "halo mass (1e10 Msun)", "dark halo mass within its cut-off", 0, 200, 20},
         {"bulge_mass", "bulge mass (1e10 Msun)", "bulge mass", 0, 10, 0.8}},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
-  t.push_back({"solar-system",
-               "Solar system",
-               "Sun, 8 planets, Pluto and the Moon at JD 2451000.5 (Mercury6 big.in)",
-               false,
-               11,
-               {{"barycentric", "barycentric frame",
-                 "1: shift to the barycentre at rest; 0: heliocentric as in big.in", 0, 1, 1}},
-               wrap<scenes::make_solar_system>("solar-system")});
+  t.push_back(
+      {"solar-system",
+       "Solar system",
+       "Sun, 8 planets, the Moon and Pluto on any date (Swiss Ephemeris, DE430 masses)",
+       false,
+       11,
+       {{"jd", "date (JD TT)",
+         "Julian date (TT) of the initial state, 1800 to 2399 (2378496.5 to 2597641.5); "
+         "0: now",
+         0, 2597641.5, 0},
+        {"barycentric", "barycentric frame",
+         "1: shift to the barycentre at rest; 0: heliocentric (the Sun at rest at 0)", 0, 1, 1}},
+       wrap<scenes::make_solar_system>("solar-system")});
   t.push_back({"sun-earth-moon",
                "Sun, Earth, Moon",
-               "the Sun, the Earth and the Moon of the solar-system scene, alone",
+               "the Sun, the Earth and the Moon alone, on any date (Swiss Ephemeris)",
                false,
                3,
-               {},
+               {{"jd", "date (JD TT)",
+                 "Julian date (TT) of the initial state, 1800 to 2399 (2378496.5 to 2597641.5); "
+                 "0: now",
+                 0, 2597641.5, 0}},
                wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
   t.push_back({"two-body",
                "Two bodies",

@@ -1,12 +1,13 @@
-// Scenes of a few bodies: the solar system (Mercury6 big.in), Sun-Earth-Moon, a two-body Kepler
-// orbit and a binary star with planets.
+// Scenes of a few bodies: the solar system and Sun-Earth-Moon on any date (Swiss Ephemeris), a
+// two-body Kepler orbit and a binary star with planets.
 
 #include <cmath>
+#include <initializer_list>
 #include <sstream>
 
 #include "sim/error.hpp"
-#include "sim/io/io.hpp"
 #include "sim/scenes/common.hpp"
+#include "sim/sky/ephemeris.hpp"
 
 namespace nbody::scenes {
 
@@ -25,37 +26,48 @@ void add_pair(Bodies& b, double G, double m1, double m2, double rp, double e, do
         vel[1] + f2 * v[1], vel[2] + f2 * v[2], m2, c2, n2);
 }
 
-// the embedded assets/solar_system.csv, parsed and checked
-Bodies solar_system_bodies() {
-  std::istringstream in(kSolarSystemCsv);
-  Scene s = io::read_csv(in, "assets/solar_system.csv (embedded)");
-  Bodies& b = s.bodies;
-  if (b.size() != 11)
-    fail("assets/solar_system.csv (embedded): expected 11 bodies, got ", b.size());
-  // names and components, in the file's order, when the reader kept none
-  static const char* const kNames[] = {"Sun",     "Mercury", "Venus",  "Earth",   "Moon", "Mars",
-                                       "Jupiter", "Saturn",  "Uranus", "Neptune", "Pluto"};
-  if (b.name.size() != b.size()) b.name.assign(std::begin(kNames), std::end(kNames));
-  b.component.assign(b.size(), Component::Planet);
-  b.component[0] = Component::Star;
+// the date of a scene of the real sky: jd = 0 means now
+double scene_jd(const Params& p) {
+  const double jd = p.get("jd");
+  if (jd == 0) return sky::jd_now_tt();
+  if (jd < sky::kFirstJd || jd > sky::kLastJd)
+    fail("scene '", p.scene(), "': parameter 'jd' must be 0 (now) or a Julian date (TT) in [",
+         sky::kFirstJd, ", ", sky::kLastJd, "], the years 1800 to 2399 of the ephemeris (got ", jd,
+         ")");
+  return jd;
+}
+
+// heliocentric ecliptic J2000 states from the Swiss Ephemeris, DE430 masses
+Bodies ephemeris_bodies(double jd, std::initializer_list<sky::Body> which) {
+  Bodies b;
+  for (const sky::Body k : which) {
+    const sky::State st = sky::heliocentric_state(k, jd);
+    b.add(st.r[0], st.r[1], st.r[2], st.v[0], st.v[1], st.v[2], sky::body_mass(k),
+          k == sky::Body::Sun ? Component::Star : Component::Planet, sky::body_name(k));
+  }
   return b;
 }
 
 }  // namespace
 
 Scene make_solar_system(const Params& p) {
+  using sky::Body;
+  const double jd = scene_jd(p);
   Scene s;
   s.name = "solar-system";
-  s.description =
-      "Sun, 8 planets, Pluto and the Moon; heliocentric ecliptic J2000 at JD 2451000.5 (Mercury6 "
-      "big.in), Earth+Moon split";
+  s.description = "Sun, 8 planets, the Moon and Pluto at " + sky::utc_string(jd) +
+                  " (Swiss Ephemeris, heliocentric ecliptic J2000; DE430 masses)";
   s.units = units::solar();
-  s.bodies = solar_system_bodies();
-  s.dt = 0.1;  // 273 steps per lunar orbit, 880 per Mercury orbit
+  s.bodies = ephemeris_bodies(
+      jd, {Body::Sun, Body::Mercury, Body::Venus, Body::Earth, Body::Moon, Body::Mars,
+           Body::Jupiter, Body::Saturn, Body::Uranus, Body::Neptune, Body::Pluto});
+  s.epoch_jd = jd;
+  // 4th order, 3 forces a step: 0.1 d gives 273 steps per lunar orbit (docs/PERFORMANCE.md)
+  s.integrator = Integrator::Yoshida4;
+  s.dt = 0.1;
   s.softening = 0.0;
   s.camera_distance = 6.0;  // the inner planets fill the view; zoom out for the giants
   s.trails = true;
-  s.epoch_jd = 2451000.5;
   s.speed = 10.0;  // 10 days per second
   if (p.get("barycentric") >= 0.5) {
     finish(s);
@@ -66,19 +78,20 @@ Scene make_solar_system(const Params& p) {
 }
 
 Scene make_sun_earth_moon(const Params& p) {
+  using sky::Body;
+  const double jd = scene_jd(p);
   Scene s;
   s.name = "sun-earth-moon";
-  s.description = "the Sun, the Earth and the Moon of the solar-system scene at JD 2451000.5";
+  s.description = "the Sun, the Earth and the Moon at " + sky::utc_string(jd) +
+                  " (Swiss Ephemeris; DE430 masses)";
   s.units = units::solar();
-  const Bodies all = solar_system_bodies();
-  for (std::size_t i : {0, 3, 4})
-    s.bodies.add(all.x[i], all.y[i], all.z[i], all.vx[i], all.vy[i], all.vz[i], all.m[i],
-                 all.component[i], all.name[i]);
+  s.bodies = ephemeris_bodies(jd, {Body::Sun, Body::Earth, Body::Moon});
+  s.epoch_jd = jd;
+  s.integrator = Integrator::Yoshida4;
   s.dt = 0.05;
   s.softening = 0.0;
   s.camera_distance = 2.5;
   s.trails = true;
-  s.epoch_jd = 2451000.5;
   s.speed = 2.0;  // 2 days per second
   finish(s);
   return s;

@@ -1,0 +1,55 @@
+#pragma once
+// The integrators as data: a step is kick(k[0] dt) drift(d[0] dt) forces kick(k[1] dt) ...
+// drift(d[m-1] dt) forces kick(k[m] dt). The force backends (CPU and GPU bases) run these
+// coefficients with their own kernels; the last kick of a step and the first of the next fuse.
+// Also the 1PN acceleration of one dominant mass, shared by host and device code.
+
+#include <cmath>
+#include <vector>
+
+#include "sim/params.hpp"
+
+namespace nbody {
+
+/// Kick and drift coefficients (fractions of dt) of one step: kicks.size() == drifts.size() + 1.
+struct Scheme {
+  std::vector<double> kicks, drifts;
+};
+
+/// Leapfrog KDK: kicks {1/2, 1/2}, drifts {1} (seed 000 eq. 3-5). Yoshida4 (H. Yoshida, Phys.
+/// Lett. A 150, 262, 1990; E. Forest & R. Ruth, Physica D 43, 105, 1990): the leapfrog composed
+/// with steps w1, w0, w1 of dt, w1 = 1 / (2 - 2^(1/3)), w0 = -2^(1/3) w1, its kicks fused:
+/// kicks {w1/2, (w1+w0)/2, (w0+w1)/2, w1/2}, drifts {w1, w0, w1}.
+Scheme scheme(Integrator i);
+
+#if defined(__CUDACC__)
+#define NBODY_HD __host__ __device__
+#else
+#define NBODY_HD
+#endif
+
+/// The 1PN correction (test-particle limit of the Schwarzschild metric in harmonic
+/// coordinates; REBOUNDx "gr", after Anderson et al. 1975) of a body at r, v relative to the
+/// dominant mass of gravitational parameter mu: a = mu / (c² r³) ((4 mu / r - v²) r + 4 (r.v) v).
+/// Gives the perihelion advance 6 pi mu / (c² a (1 - e²)) per orbit (43"/century for Mercury).
+/// `inv_c2` is 1/c²; r = 0 (the mass itself) gives 0.
+template <typename T>
+NBODY_HD inline void post_newtonian_accel(T rx, T ry, T rz, T vx, T vy, T vz, T mu, T inv_c2, T& ax,
+                                          T& ay, T& az) {
+  using std::sqrt;
+  const T r2 = rx * rx + ry * ry + rz * rz;
+  if (!(r2 > T(0))) {
+    ax = ay = az = T(0);
+    return;
+  }
+  const T r = sqrt(r2);
+  const T v2 = vx * vx + vy * vy + vz * vz;
+  const T rv = rx * vx + ry * vy + rz * vz;
+  const T f = mu * inv_c2 / (r2 * r);
+  const T a = f * (T(4) * mu / r - v2), b = f * T(4) * rv;
+  ax = a * rx + b * vx;
+  ay = a * ry + b * vy;
+  az = a * rz + b * vz;
+}
+
+}  // namespace nbody

@@ -1,0 +1,78 @@
+#pragma once
+// JPL Small-Body Database: the JSON of the SBDB Query API (https://ssd-api.jpl.nasa.gov/doc/
+// sbdb_query.html), as Debian's kstars-data ships it in /usr/share/kstars/asteroids.dat and
+// comets.dat: {"signature": {...}, "fields": [names], "data": [[values], ...]}. Values may be
+// strings, numbers or null; field names vary (epoch_mjd or epoch.mjd, per_y or per.y).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/bodies.hpp"
+#include "sim/scene.hpp"
+#include "sim/sky/kepler.hpp"
+
+namespace nbody::sky {
+
+/// One small body: osculating heliocentric ecliptic J2000 elements and what a mass can be
+/// estimated from.
+struct SmallBody {
+  std::string name;         ///< full_name, trimmed ("1 Ceres (A801 AA)", "1P/Halley")
+  std::string orbit_class;  ///< SBDB class: MBA, TJN, CEN, TNO, OMB, JFc, HTC, PAR, HYP, ...
+  double epoch = 0;         ///< epoch of the elements (JD TDB)
+  Elements el;              ///< q, e, i, Ω, ω and the time of pericentre (from tp or ma)
+  std::optional<double> diameter_km, H, albedo, gm_km3s2;
+};
+
+/// The bodies of one file and the rows that could not be used (no elements).
+struct SbdbData {
+  std::vector<SmallBody> bodies;
+  std::vector<std::string> skipped;  ///< "row 17 (name): no ma and no tp" per skipped row
+};
+
+/// Whether `n` bytes at `p` (a file's beginning) look like SBDB JSON: an object whose first
+/// kilobytes name "fields" and either the SBDB signature or a "full_name" field.
+bool looks_like_sbdb(const char* p, std::size_t n);
+/// Parses SBDB JSON held in memory; `source` names it in errors (bad JSON, no "fields"/"data",
+/// a value that is not a number, e >= 1 with only a mean anomaly, ...).
+SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source);
+/// Reads and parses the file `path`.
+SbdbData read_sbdb_file(const std::string& path);
+
+/// How small bodies become bodies of a scene.
+struct SmallBodyOptions {
+  std::vector<std::string>
+      classes;                   ///< keep only these SBDB classes (case-insensitive); all if empty
+  std::size_t max = 0;           ///< keep at most this many (file order); 0: all
+  bool massless = false;         ///< true: m = 0 (test particles, not sources)
+  double density = 2000.0;       ///< kg/m³ for masses from diameters
+  double default_albedo = 0.14;  ///< geometric albedo when only H is known
+};
+
+/// The mass in solar masses: GM when given; else rho pi D³ / 6 with D the diameter, or from H
+/// and the albedo (D = 1329 km / sqrt(p_V) 10^(-H/5)); 0 when none is known or opt.massless.
+double estimate_mass(const SmallBody& b, const SmallBodyOptions& opt);
+/// The bodies passing the filter (classes, max), in file order.
+std::vector<SmallBody> select(const std::vector<SmallBody>& all, const SmallBodyOptions& opt);
+/// Heliocentric states of `bodies` at `jd` by two-body propagation about the Sun (mu = k²) from
+/// their own epochs; names, classes and masses filled; component Planet.
+Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
+                           const SmallBodyOptions& opt,
+                           std::vector<std::string>* classes = nullptr);
+
+/// A scene of the file alone: the Sun (1 Msun at the origin) and the bodies propagated to the
+/// most common element epoch of the file; solar units; masses estimated. For `--load`/`info`.
+Scene sbdb_scene(const SbdbData& d, const std::string& source);
+
+}  // namespace nbody::sky
+
+namespace nbody::sky {
+
+/// Adds the small bodies of the SBDB files `paths` (filtered by opt; opt.max counts over all the
+/// files together) to a scene of the real sky (s.epoch_jd set, solar units, the Sun named
+/// "Sun"): each is propagated to s.epoch_jd and placed relative to the Sun; a barycentric scene
+/// is re-centred. Fills s.body_class. Throws nbody::Error naming the file or the scene.
+void add_small_bodies(Scene& s, const std::vector<std::string>& paths, const SmallBodyOptions& opt);
+
+}  // namespace nbody::sky

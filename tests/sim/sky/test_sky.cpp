@@ -1,0 +1,323 @@
+// The Swiss Ephemeris wrapper, the solar-system scene on any date, Kepler propagation and the
+// JPL SBDB reader (asteroids.dat and comets.dat of Debian's kstars-data).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "sim/error.hpp"
+#include "sim/io/io.hpp"
+#include "sim/scene.hpp"
+#include "sim/sky/ephemeris.hpp"
+#include "sim/sky/kepler.hpp"
+#include "sim/sky/sbdb.hpp"
+
+namespace nbody {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+const char* const kAsteroids = "/usr/share/kstars/asteroids.dat";
+const char* const kComets = "/usr/share/kstars/comets.dat";
+
+bool have(const char* path) {
+  return std::ifstream(path).good();
+}
+
+std::size_t index_of(const Bodies& b, const std::string& name) {
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (b.name[i] == name) return i;
+  ADD_FAILURE() << "no body " << name;
+  return 0;
+}
+
+TEST(Ephemeris, AgreesWithMercury6BigInAtJD2451000_5) {
+  // assets/solar_system.csv holds big.in (Mercury6's example, JD 2451000.5); its Earth and Moon
+  // rows are a split of big.in's Earth-Moon barycentre, compared as that barycentre here
+  std::ifstream f(NBODY_ASSETS_DIR "/solar_system.csv");
+  ASSERT_TRUE(f);
+  const Bodies big = io::read_csv(f, "solar_system.csv").bodies;
+  SceneParams sp;
+  sp.values["jd"] = 2451000.5;
+  sp.values["barycentric"] = 0;
+  const Scene s = make_scene("solar-system", sp);
+  EXPECT_EQ(s.epoch_jd, 2451000.5);
+  const Bodies& b = s.bodies;
+  // reached: Mercury 2.8e-8, Venus 4.0e-8, EMB 2.1e-7, Mars 2.6e-7, Jupiter 1.2e-6, Saturn
+  // 5.2e-6, Uranus 9.4e-6, Neptune 2.2e-5, Pluto 2.9e-5 AU: big.in comes from an older JPL
+  // ephemeris (DE200 era) whose outer planets differ from DE431's at this level
+  const std::pair<const char*, double> bound[] = {
+      {"Mercury", 1e-7}, {"Venus", 1e-7},  {"Mars", 5e-7},    {"Jupiter", 2e-6},
+      {"Saturn", 1e-5},  {"Uranus", 2e-5}, {"Neptune", 4e-5}, {"Pluto", 6e-5}};
+  for (const auto& [name, tol] : bound) {
+    const std::size_t i = index_of(b, name), j = index_of(big, name);
+    const double d = std::hypot(b.x[i] - big.x[j], b.y[i] - big.y[j], b.z[i] - big.z[j]);
+    const double dv = std::hypot(b.vx[i] - big.vx[j], b.vy[i] - big.vy[j], b.vz[i] - big.vz[j]);
+    std::printf("%-8s |dx| = %.2e AU, |dv| = %.2e AU/day\n", name, d, dv);
+    EXPECT_LT(d, tol) << name;
+    EXPECT_LT(dv, 1e-8) << name;
+  }
+  // the earth-moon barycentre
+  const std::size_t e = index_of(b, "Earth"), m = index_of(b, "Moon");
+  const std::size_t be = index_of(big, "Earth"), bm = index_of(big, "Moon");
+  auto emb = [](const Bodies& q, std::size_t e, std::size_t m, double* out) {
+    const double mt = q.m[e] + q.m[m];
+    out[0] = (q.m[e] * q.x[e] + q.m[m] * q.x[m]) / mt;
+    out[1] = (q.m[e] * q.y[e] + q.m[m] * q.y[m]) / mt;
+    out[2] = (q.m[e] * q.z[e] + q.m[m] * q.z[m]) / mt;
+  };
+  double a[3], c[3];
+  emb(b, e, m, a);
+  emb(big, be, bm, c);
+  const double d = std::hypot(a[0] - c[0], a[1] - c[1], a[2] - c[2]);
+  std::printf("EMB      |dx| = %.2e AU\n", d);
+  EXPECT_LT(d, 5e-7);
+  // the moon: 363,000..406,000 km from the earth, not big.in's circular orbit
+  const double km = std::hypot(b.x[m] - b.x[e], b.y[m] - b.y[e], b.z[m] - b.z[e]) * 149597870.7;
+  EXPECT_GT(km, 356000);
+  EXPECT_LT(km, 407000);
+}
+
+TEST(Ephemeris, MassesAndNames) {
+  // DE430: GM_earth / GM_moon = 81.30056907
+  EXPECT_NEAR(sky::body_mass(sky::Body::Earth) / sky::body_mass(sky::Body::Moon), 81.30056907,
+              1e-6);
+  EXPECT_NEAR(1.0 / sky::body_mass(sky::Body::Jupiter), 1047.3486, 1e-3);
+  EXPECT_EQ(sky::body_mass(sky::Body::Sun), 1.0);
+  const Scene s = make_scene("solar-system", {{}, 1, {{"jd", 2451545.0}}});
+  ASSERT_EQ(s.bodies.size(), 11u);
+  EXPECT_EQ(s.integrator, Integrator::Yoshida4);
+  EXPECT_EQ(s.bodies.component[index_of(s.bodies, "Sun")], Component::Star);
+  // barycentric: momentum zero
+  double px = 0;
+  for (std::size_t i = 0; i < s.bodies.size(); ++i)
+    px += s.bodies.m[i] * s.bodies.vx[i];
+  EXPECT_NEAR(px, 0, 1e-20);
+}
+
+TEST(Ephemeris, DatesAndDefaultNow) {
+  // J2000.0 = JD 2451545.0 TT = 2000-01-01 11:58:55.816 UTC
+  EXPECT_EQ(sky::utc_string(2451545.0), "2000-01-01 11:58:55 UTC");
+  EXPECT_NEAR(sky::jd_tt_from_utc(2000, 1, 1, 11, 58, 55.816), 2451545.0, 1e-8);
+  const double now = sky::jd_now_tt();
+  const Scene s = make_scene("solar-system");
+  EXPECT_NEAR(s.epoch_jd, now, 1.0 / 24);
+  const Scene sem = make_scene("sun-earth-moon", {{}, 1, {{"jd", 2460000.5}}});
+  EXPECT_EQ(sem.epoch_jd, 2460000.5);
+  ASSERT_EQ(sem.bodies.size(), 3u);
+  EXPECT_EQ(sem.bodies.name[2], "Moon");
+}
+
+TEST(Ephemeris, ClearErrors) {
+  try {
+    make_scene("solar-system", {{}, 1, {{"jd", 2000000.5}}});
+    FAIL() << "no error for a date outside the ephemeris";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'jd'"), std::string::npos) << e.what();
+  }
+  setenv("NBODY_EPHE_PATH", "/nonexistent/ephe", 1);
+  try {
+    sky::heliocentric_state(sky::Body::Mars, 2451545.0);
+    unsetenv("NBODY_EPHE_PATH");
+    FAIL() << "no error for a missing ephemeris";
+  } catch (const Error& e) {
+    unsetenv("NBODY_EPHE_PATH");
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/ephe/sepl_18.se1"), std::string::npos)
+        << e.what();
+  }
+  // and it works again afterwards
+  EXPECT_GT(std::abs(sky::heliocentric_state(sky::Body::Mars, 2451545.0).r[0]), 0.1);
+}
+
+TEST(Kepler, ConicsRoundTripAndReversibility) {
+  const double mu = sky::kGmSun;
+  for (const double e : {0.0, 0.3, 0.95, 1.0, 1.5, 5.0}) {
+    sky::Elements el;
+    el.q = 0.8;
+    el.e = e;
+    el.i = 0.4;
+    el.node = 1.1;
+    el.peri = -0.7;
+    el.tp = 2451545.0;
+    for (const double t : {-4000.0, -30.0, 0.0, 7.5, 200.0, 20000.0}) {
+      const sky::State s = sky::state_from_elements(el, mu, el.tp + t);
+      const sky::Elements back = sky::elements_from_state(s, mu, el.tp + t);
+      EXPECT_NEAR(back.e, e, 1e-9) << e << " " << t;
+      EXPECT_NEAR(back.q, el.q, 1e-9) << e << " " << t;
+      EXPECT_NEAR(back.i, el.i, 1e-9);
+      // tp: of the nearest pericentre for an ellipse (modulo the period); none for a circle
+      double dtp = back.tp - el.tp;
+      if (e < 1) dtp = std::remainder(dtp, 2 * kPi * std::sqrt(std::pow(el.q / (1 - e), 3) / mu));
+      if (e > 0) EXPECT_NEAR(dtp, 0, 1e-6) << e << " " << t;
+      // energy: v²/2 - mu/r = -mu (1 - e) / (2 q)
+      const double r = std::hypot(s.r[0], s.r[1], s.r[2]);
+      const double v2 = s.v[0] * s.v[0] + s.v[1] * s.v[1] + s.v[2] * s.v[2];
+      EXPECT_NEAR(v2 / 2 - mu / r, -mu * (1 - e) / (2 * el.q), 1e-12 * mu / r);
+      // forward then back
+      const sky::State b = sky::propagate(sky::propagate(s, mu, 123.4), mu, -123.4);
+      EXPECT_NEAR(b.r[0], s.r[0], 1e-11 * std::max(1.0, r));
+      EXPECT_NEAR(b.v[1], s.v[1], 1e-13);
+    }
+  }
+}
+
+TEST(Kepler, EllipseMatchesKeplersEquation) {
+  // e = 0.6, a = 2: solve E - e sin E = M by Newton and compare with the propagation
+  const double mu = sky::kGmSun, a = 2.0, e = 0.6;
+  sky::Elements el;
+  el.q = a * (1 - e);
+  el.e = e;
+  const double n = std::sqrt(mu / (a * a * a));
+  for (const double t : {10.0, 300.0, 700.0, 12345.0}) {
+    const double M = n * t;
+    double E = M;
+    for (int k = 0; k < 50; ++k)
+      E -= (E - e * std::sin(E) - M) / (1 - e * std::cos(E));
+    const double x = a * (std::cos(E) - e), y = a * std::sqrt(1 - e * e) * std::sin(E);
+    const sky::State s = sky::state_from_elements(el, mu, t);
+    EXPECT_NEAR(s.r[0], x, 1e-12);
+    EXPECT_NEAR(s.r[1], y, 1e-12);
+  }
+}
+
+TEST(Sbdb, FieldSpellingsStringsNumbersNull) {
+  const std::string json =
+      R"js({"signature":{"source":"NASA/JPL SBDB (Small-Body DataBase) Query API",
+    "version":"1.0"},"fields":["full_name","epoch.mjd","q","e","i","w","om","tp","ma","diameter",
+    "H","albedo","class"],"data":[
+    ["  A (x)",59800,"0.9",".1","10",20,30,null,"15","100",null,null,"MBA"],
+    ["  B",59800.0,1.5,1.2,5,6,7,"2459000.5",null,null,"10","0.2","HYP"],
+    ["  C",null,"1","1","3","4","5","2459100.5",null,null,null,null,"PAR"],
+    ["  D",59800,"1","0.5","3","4","5",null,null,null,null,null,"MBA"]]})js";
+  ASSERT_TRUE(sky::looks_like_sbdb(json.data(), json.size()));
+  const sky::SbdbData d = sky::read_sbdb(json.data(), json.size(), "inline");
+  ASSERT_EQ(d.bodies.size(), 3u);
+  ASSERT_EQ(d.skipped.size(), 1u);  // D has neither tp nor ma
+  EXPECT_NE(d.skipped[0].find("D"), std::string::npos);
+  EXPECT_EQ(d.bodies[0].name, "A (x)");
+  EXPECT_EQ(d.bodies[0].epoch, 59800 + 2400000.5);
+  EXPECT_NEAR(d.bodies[0].el.i, 10 * kPi / 180, 1e-15);
+  EXPECT_EQ(*d.bodies[0].diameter_km, 100.0);
+  EXPECT_EQ(d.bodies[1].orbit_class, "HYP");
+  EXPECT_EQ(d.bodies[1].el.tp, 2459000.5);
+  EXPECT_FALSE(d.bodies[1].diameter_km.has_value());
+  // masses: 100 km at 2000 kg/m³; H = 10 with albedo 0.2: D = 1329/sqrt(0.2) 10^-2 km
+  sky::SmallBodyOptions opt;
+  const double ma = 2000 * kPi / 6 * std::pow(100e3, 3) / 1.98840987e30;
+  EXPECT_NEAR(sky::estimate_mass(d.bodies[0], opt) / ma, 1.0, 1e-12);
+  const double db = 1329 / std::sqrt(0.2) * 0.01 * 1e3;
+  EXPECT_NEAR(
+      sky::estimate_mass(d.bodies[1], opt) / (2000 * kPi / 6 * db * db * db / 1.98840987e30), 1.0,
+      1e-12);
+  EXPECT_EQ(sky::estimate_mass(d.bodies[2], opt), 0.0);
+  opt.massless = true;
+  EXPECT_EQ(sky::estimate_mass(d.bodies[0], opt), 0.0);
+  // the filter
+  opt.classes = {"mba", "PAR"};
+  EXPECT_EQ(sky::select(d.bodies, opt).size(), 2u);
+  opt.max = 1;
+  EXPECT_EQ(sky::select(d.bodies, opt).size(), 1u);
+}
+
+TEST(Sbdb, BadInputNamesTheProblem) {
+  auto error_of = [](const std::string& text) {
+    try {
+      sky::read_sbdb(text.data(), text.size(), "bad.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("{\"fields\": [").find("bad.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w"],"data":[]})").find("'tp' nor 'ma'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","tp"],"data":[["x","0","0","0","0","0"]]})")
+                .find("row 1: field 'q' is not a number"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","tp"],"data":[[1,2]]})")
+                .find("expected an array of 6 values"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","ma","epoch"],"data":[[1,2,0,0,0,0,2e6]]})")
+                .find("needs tp"),
+            std::string::npos);
+}
+
+TEST(Sbdb, KstarsFilesAndCeresVestaAgainstTheEphemeris) {
+  if (!have(kAsteroids) || !have(kComets)) GTEST_SKIP() << "kstars-data is not installed";
+  const sky::SbdbData a = sky::read_sbdb_file(kAsteroids);
+  EXPECT_EQ(a.bodies.size() + a.skipped.size(), 7099u);
+  EXPECT_LE(a.skipped.size(), 1u);
+  const sky::SbdbData c = sky::read_sbdb_file(kComets);
+  EXPECT_EQ(c.bodies.size(), 3768u);
+  // Ceres (1) and Vesta (4) at their element epoch against seas_18.se1
+  for (const auto& [num, name] :
+       {std::pair{1, "1 Ceres (A801 AA)"}, std::pair{4, "4 Vesta (A807 FA)"}}) {
+    const sky::SmallBody* b = nullptr;
+    for (const auto& x : a.bodies)
+      if (x.name == name) b = &x;
+    ASSERT_TRUE(b) << name;
+    const sky::State s = sky::state_from_elements(b->el, sky::kGmSun, b->epoch);
+    const sky::State ref = sky::asteroid_state(num, b->epoch);
+    const double d = std::hypot(s.r[0] - ref.r[0], s.r[1] - ref.r[1], s.r[2] - ref.r[2]);
+    std::printf("%s at JD %.1f: |elements - Swiss Ephemeris| = %.2e AU\n", name, b->epoch, d);
+    RecordProperty(std::string("error_au_") + (num == 1 ? "ceres" : "vesta"), std::to_string(d));
+    EXPECT_LT(d, 1e-5) << name;
+  }
+  // every comet propagates to J2000 and today with its energy kept
+  for (const auto& b : c.bodies)
+    for (const double jd : {2451545.0, 2461000.5}) {
+      const sky::State s = sky::state_from_elements(b.el, sky::kGmSun, jd);
+      const double r = std::hypot(s.r[0], s.r[1], s.r[2]);
+      const double v2 = s.v[0] * s.v[0] + s.v[1] * s.v[1] + s.v[2] * s.v[2];
+      ASSERT_NEAR(v2 / 2 - sky::kGmSun / r, -sky::kGmSun * (1 - b.el.e) / (2 * b.el.q),
+                  1e-9 * sky::kGmSun / b.el.q)
+          << b.name;
+    }
+}
+
+TEST(Sbdb, DetectedLoadedAndAddedToTheSolarSystem) {
+  if (!have(kAsteroids) || !have(kComets)) GTEST_SKIP() << "kstars-data is not installed";
+  EXPECT_EQ(io::detect_format(kAsteroids), io::Format::Sbdb);
+  const Scene s = io::load(kComets);
+  EXPECT_EQ(s.bodies.size(), 3769u);
+  EXPECT_EQ(s.bodies.name[0], "Sun");
+  EXPECT_EQ(s.body_class.size(), s.bodies.size());
+  EXPECT_GT(s.epoch_jd, 2400000.0);
+  EXPECT_EQ(io::info(kAsteroids).format, io::Format::Sbdb);
+  // --small-bodies: trojans and comets of two files, at most 300
+  Scene sol = make_scene("solar-system", {{}, 1, {{"jd", 2459800.5}}});
+  sky::SmallBodyOptions opt;
+  opt.classes = {"TJN", "HTC"};
+  opt.max = 300;
+  sky::add_small_bodies(sol, {kAsteroids, kComets}, opt);
+  ASSERT_EQ(sol.bodies.size(), 11u + 300u);
+  ASSERT_EQ(sol.body_class.size(), sol.bodies.size());
+  EXPECT_EQ(sol.body_class[0], "");
+  EXPECT_EQ(sol.body_class[11], "TJN");
+  // trojans sit near Jupiter's orbit, 60 degrees ahead or behind
+  const std::size_t sun = index_of(sol.bodies, "Sun"), jup = index_of(sol.bodies, "Jupiter");
+  const double lj =
+      std::atan2(sol.bodies.y[jup] - sol.bodies.y[sun], sol.bodies.x[jup] - sol.bodies.x[sun]);
+  int near_l45 = 0;
+  for (std::size_t i = 11; i < sol.bodies.size(); ++i) {
+    if (sol.body_class[i] != "TJN") continue;
+    const double l =
+        std::atan2(sol.bodies.y[i] - sol.bodies.y[sun], sol.bodies.x[i] - sol.bodies.x[sun]);
+    const double d = std::abs(std::remainder(l - lj, 2 * kPi)) * 180 / kPi;
+    near_l45 += d > 30 && d < 90;
+  }
+  EXPECT_GT(near_l45, 250);
+  // barycentric still
+  double px = 0;
+  for (std::size_t i = 0; i < sol.bodies.size(); ++i)
+    px += sol.bodies.m[i] * sol.bodies.x[i];
+  EXPECT_NEAR(px, 0, 1e-15);
+  // a scene without a date refuses
+  Scene p = make_scene("plummer", {64, 1, {}});
+  EXPECT_THROW(sky::add_small_bodies(p, {kAsteroids}, {}), Error);
+}
+
+}  // namespace
+}  // namespace nbody
