@@ -460,6 +460,8 @@ TraversalWork Octree<T>::accelerations(const T* x, const T* y, const T* z, const
         s.stack.pop_back();
         const std::uint32_t b = nd.begin[node], e = b + nd.count[node];
         const bool holds_group = b < g1 && g0 < e;
+        // massless bodies pull on nothing: a cell without mass is skipped whole
+        if (!(cm_[node] > T(0))) continue;
         if (!holds_group && box_distance2<T>(cx_[node], cy_[node], cz_[node], lox, loy, loz, hix,
                                              hiy, hiz) > r2_[node]) {
           s.cells.push_back(node);
@@ -498,16 +500,22 @@ TraversalWork Octree<T>::accelerations(const T* x, const T* y, const T* z, const
       const std::size_t nbp = (nb + W - 1) / W * W;
       for (std::vector<T>* v : {&s.bx, &s.by, &s.bz, &s.bm})
         if (v->size() < nbp) v->resize(nbp);
+      // the bodies of the opened leaves that have mass (massless ones are not sources)
       std::size_t k = 0;
       for (const std::uint32_t leaf : s.leaves) {
         const std::uint32_t b = nd.begin[leaf], e = b + nd.count[leaf];
-        std::copy(x + b, x + e, s.bx.data() + k);
-        std::copy(y + b, y + e, s.by.data() + k);
-        std::copy(z + b, z + e, s.bz.data() + k);
-        std::copy(m + b, m + e, s.bm.data() + k);
-        k += e - b;
+        for (std::uint32_t j = b; j < e; ++j) {
+          if (!(m[j] > T(0))) continue;
+          s.bx[k] = x[j];
+          s.by[k] = y[j];
+          s.bz[k] = z[j];
+          s.bm[k] = m[j];
+          ++k;
+        }
       }
-      for (; k < nbp; ++k) {
+      nb = k;
+      const std::size_t nbp_used = (nb + W - 1) / W * W;
+      for (; k < nbp_used; ++k) {
         s.bx[k] = s.bx[0];
         s.by[k] = s.by[0];
         s.bz[k] = s.bz[0];
@@ -517,7 +525,7 @@ TraversalWork Octree<T>::accelerations(const T* x, const T* y, const T* z, const
       // every body of the group sums both lists
       const ListView<T> view{ncp,          s.cx.data(),  s.cy.data(),  s.cz.data(),
                              s.cm.data(),  s.qxx.data(), s.qyy.data(), s.qzz.data(),
-                             s.qxy.data(), s.qxz.data(), s.qyz.data(), nbp,
+                             s.qxy.data(), s.qxz.data(), s.qyz.data(), nbp_used,
                              s.bx.data(),  s.by.data(),  s.bz.data(),  s.bm.data()};
       if (quadrupole)
         eval_quad(view, x, y, z, g0, g1, G, eps2, ax, ay, az);

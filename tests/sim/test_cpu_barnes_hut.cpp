@@ -320,6 +320,34 @@ TEST(CpuBarnesHut, ThetaZeroIsTheDirectSum) {
   }
 }
 
+// massless bodies feel the massive ones and pull on nothing: at theta = 0 the direct sum over
+// the massive bodies only, N x N_massive interactions; at theta 0.5 close to cpu-reference
+TEST(CpuBarnesHut, MasslessBodiesAreNotSources) {
+  Bodies b = uniform_cube(2000, 11);
+  std::size_t massive = 0;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (i % 5 != 0)
+      b.m[i] = 0;  // every fifth body keeps its mass
+    else
+      ++massive;
+  const Accel ref = accelerations(testing::params("cpu-reference", 1e-3, 0.01, 1.0), b);
+  std::vector<std::size_t> all(b.size());
+  std::iota(all.begin(), all.end(), 0);
+  SimParams p = bh_params(0.0, true, Precision::Double);
+  auto backend = make_backend(p);
+  backend->set_bodies(b);
+  Accel a;
+  backend->compute_accelerations(p, a.x, a.y, a.z);
+  EXPECT_LT(quantile(relative_errors(a, ref, all), 1.0), 1e-12);
+  EXPECT_EQ(backend->last_work().interactions, double(b.size()) * double(massive));
+  p = bh_params(0.5, true, Precision::Double);
+  backend = make_backend(p);
+  backend->set_bodies(b);
+  backend->compute_accelerations(p, a.x, a.y, a.z);
+  EXPECT_LT(quantile(relative_errors(a, ref, all), 0.5), 1e-3);
+  EXPECT_LT(backend->last_work().interactions, double(b.size()) * double(massive));
+}
+
 TEST(CpuBarnesHut, SizesAroundLeavesAndGroups) {
   for (std::size_t n : {1u, 2u, 31u, 33u, 1000u, 65543u}) {
     const Bodies b = n >= 1000 ? plummer(n, 5) : uniform_cube(n, n);
