@@ -256,7 +256,13 @@ __global__ void __launch_bounds__(kBlock)
       tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
     }
   }
-  const double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, cx, cy, cz);
+  double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, cx, cy, cz);
+  if (!(mass > 0)) {
+    // massless bodies pull on nothing: a cell without mass is accepted by every group (its
+    // subtree is never opened) and sits far away, so its pull is exactly 0
+    q.x = q.y = q.z = 1e30;
+    r2 = -1;
+  }
   A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
   M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
   Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(0));

@@ -312,6 +312,33 @@ TEST(BarnesHutDegenerate, AllBodiesAtOnePoint) {
     }
 }
 
+// massless bodies feel the massive ones and pull on nothing: at theta = 0 the direct sum of
+// the massive bodies; at theta 0.5 close to it, with ε = 0.01 and ε = 0 (no NaN from a cell
+// without mass), and fewer interactions than with every body massive
+TEST(BarnesHutMassless, MasslessBodiesAreNotSources) {
+  NBODY_REQUIRE_GPU();
+  for (const Precision pr : {Precision::Double, Precision::Float})
+    for (const double eps : {0.01, 0.0}) {
+      Bodies b = plummer(20000, 3);
+      for (std::size_t i = 0; i < b.size(); ++i)
+        if (i % 10 != 0) b.m[i] = 0;
+      for (const double theta : {0.0, 0.5}) {
+        const SimParams p = bh_params(Config{pr, theta, 16, 64, true}, eps);
+        auto bh = make_backend(p);
+        bh->set_bodies(b);
+        const Accel a = accelerations(*bh, p);
+        const Errors e = errors_at(a, held_bodies(*bh), check_indices(b.size()), 1.0, eps);
+        SCOPED_TRACE(std::string(precision_name(pr)) + " eps " + std::to_string(eps) + " theta " +
+                     std::to_string(theta));
+        EXPECT_TRUE(e.finite);
+        if (theta == 0)
+          EXPECT_LT(e.max, pr == Precision::Double ? 1e-10 : 1e-4);
+        else
+          EXPECT_LT(e.median, 1e-3);
+      }
+    }
+}
+
 // bodies on a line: a flat tree, still accurate
 TEST(BarnesHutDegenerate, CollinearBodies) {
   NBODY_REQUIRE_GPU();
