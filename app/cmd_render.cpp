@@ -82,6 +82,9 @@ void register_gui_commands(CLI::App& app) {
   cmd->add_flag("!--no-energy", st->opt.energy, "skip the O(N^2) energy check");
   cmd->add_flag("--map", st->opt.map, "compute the activity map and draw it as an overlay");
   cmd->add_flag("--fit", st->opt.fit, "fit the camera to the bodies");
+  cmd->add_option("--tree-cells", st->opt.tree_cells,
+                  "tree kernels: draw the tree's cells as boxes down to DEPTH (0..8)")
+      ->check(CLI::Range(0, 8));
   cmd->callback([st] {
     st->opt.interop = !st->no_interop;
     // the output directory is checked before the scene is built

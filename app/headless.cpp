@@ -51,6 +51,10 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   viewer.params.G = launch.params.G;
   viewer.params.steps_per_frame = launch.params.steps_per_frame;
   viewer.map.enabled = opt.map;
+  if (opt.tree_cells >= 0) {
+    viewer.tree_boxes = true;
+    viewer.tree_depth = opt.tree_cells;
+  }
   viewer.map.overlay = opt.map;
   viewer.health = false;  // the summary checks energy itself; no downloads per frame
   if (opt.fit) viewer.pending.fit_view = true;

@@ -18,6 +18,7 @@ struct HeadlessOptions {
   bool energy = true;   ///< energy drift at start and end (O(N²) on the CPU; N <= 262,144)
   bool map = false;     ///< compute the activity map each frame and show its overlay
   bool fit = false;     ///< fit the camera to the bodies
+  int tree_cells = -1;  ///< >= 0: a tree kernel's cells drawn as boxes down to this depth
   /// Called after each frame with the frames done (a progress bar); may be empty.
   std::function<void(int)> progress;
 };
