@@ -97,6 +97,8 @@ void register_gui_commands(CLI::App& app) {
              ec ? ec.message() : std::string(std::strerror(errno)), ")");
     }
     Launch l = make_launch(st->launch);
+    if (!l.kernel_reason.empty())
+      std::printf("kernel %s: %s\n", l.params.kernel.c_str(), l.kernel_reason.c_str());
     auto bar = std::make_shared<ProgressBar>("render", double(st->opt.frames));
     st->opt.progress = [bar](int done) { bar->update(done); };
     int rc = run_headless(l, st->opt);

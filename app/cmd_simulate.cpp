@@ -119,6 +119,8 @@ int simulate(const SimulateOptions& o) {
   std::FILE* log = o.output == "-" ? stderr : stdout;
   Launch l = make_launch(o.launch);
   SimParams p = l.params;
+  if (!l.kernel_reason.empty())
+    std::fprintf(log, "kernel %s: %s\n", p.kernel.c_str(), l.kernel_reason.c_str());
   const UnitSystem u = l.scene.units;
   std::fprintf(log, "scene %s: %zu bodies, units %s (length %s, mass %s, time %s), G = %.10g\n",
                l.scene.name.c_str(), l.scene.bodies.size(), u.name.c_str(), u.length.c_str(),

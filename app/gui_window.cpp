@@ -167,6 +167,11 @@ int run_gui(const LaunchOptions& launch_options_in) {
   }
   // the scene first: bad options fail before a window opens
   Launch launch = make_launch(launch_options);
+  // no measurement: say which kernel the crossover rule chose and why
+  if (!startup.measured && !launch.kernel_reason.empty()) {
+    startup.summary = "kernel " + launch.params.kernel + ": " + launch.kernel_reason;
+    std::printf("nbody: %s\n", startup.summary.c_str());
+  }
   // planetary scenes (few bodies): double precision when the kernel has it
   if (launch.scene.bodies.size() <= 64 && launch_options_in.precision == "float") {
     const KernelInfo& k = find_kernel(launch.params.kernel);

@@ -275,6 +275,24 @@ std::string default_kernel() {
   return "cpu-symmetric";
 }
 
+KernelChoice choose_kernel(const Scene& scene, bool gpu) {
+  const std::string direct = gpu ? "tiled2d" : "cpu-symmetric";
+  const std::string tree = gpu ? "barnes-hut" : "cpu-barnes-hut";
+  const std::size_t n = scene.bodies.size(), from = gpu ? kGpuTreeFromN : kCpuTreeFromN;
+  const std::string side = gpu ? "on this GPU kind (H200)" : "on a 2-core CPU";
+  if (scene.units.name == "solar" || scene.trails)
+    return {direct, "planetary scene: the exact direct sum (" + direct +
+                        "), since a few massive bodies dominate and a tree's approximation buys "
+                        "nothing there"};
+  if (n >= from)
+    return {tree, "N = " + std::to_string(n) + " >= " + std::to_string(from) +
+                      ", where Barnes-Hut overtakes the direct sum " + side +
+                      " (nbody bench, docs/PERFORMANCE.md); median force error ~2e-4"};
+  return {direct, "N = " + std::to_string(n) + " < " + std::to_string(from) +
+                      ": the direct sum is faster than Barnes-Hut here " + side +
+                      " (nbody bench, docs/PERFORMANCE.md)"};
+}
+
 namespace {
 // "key=value" list into the scene's named values
 std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
@@ -299,8 +317,6 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   p.kernel = o.kernel.empty() ? default_kernel() : o.kernel;
   const KernelInfo& k = find_kernel(p.kernel);
   p.precision = parse_precision(o.precision, "--precision");
-  if (!k.supports_float) p.precision = Precision::Double;
-  apply_tunables(o.tunables, k, p);
   p.steps_per_frame = o.steps_per_frame;
   p.gpus = parse_gpus(o.gpus);
   if (p.gpus != 1 && !k.gpu)
@@ -333,6 +349,15 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
         "--small-bodies-class, --small-bodies-max and --small-bodies-massless need "
         "--small-bodies FILE");
   }
+  // no kernel named: the fastest one accurate enough for this scene (same side, GPU or CPU)
+  if (o.kernel.empty()) {
+    const KernelChoice c = choose_kernel(l.scene, k.gpu);
+    p.kernel = c.kernel;
+    l.kernel_reason = c.reason;
+  }
+  const KernelInfo& chosen = find_kernel(p.kernel);
+  if (!chosen.supports_float) p.precision = Precision::Double;
+  apply_tunables(o.tunables, chosen, p);
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
   p.post_newtonian = o.post_newtonian;

@@ -62,6 +62,7 @@ void apply_tunables(const std::map<std::string, std::string>& given, const Kerne
 struct Launch {
   Scene scene;
   SimParams params;
+  std::string kernel_reason;  ///< why this kernel, when none was named (shown in the panel)
 };
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n = 65536,
                    std::size_t cpu_default_n = 16384);
@@ -89,5 +90,18 @@ int parse_gpus(const std::string& text);
 /// The kernel to use when none is named: the fastest GPU kernel when a device exists,
 /// else cpu-symmetric... whichever the table marks best.
 std::string default_kernel();
+
+/// The kernel a scene starts with when none is named, and why.
+struct KernelChoice {
+  std::string kernel;
+  std::string reason;
+};
+/// The fastest kernel accurate enough for `scene` (GPU kernels when `gpu`): the direct sum for
+/// planetary scenes (solar units or trails: a few massive bodies, exact forces wanted) and below
+/// the crossover N measured by `nbody bench` (docs/PERFORMANCE.md), Barnes-Hut above it.
+KernelChoice choose_kernel(const Scene& scene, bool gpu);
+/// The crossovers: Barnes-Hut is faster than the direct sum from this N on.
+constexpr std::size_t kGpuTreeFromN = 49152;  ///< H200: tiled2d faster at 32,768, BH at 65,536
+constexpr std::size_t kCpuTreeFromN = 512;    ///< 2 cores: cpu-barnes-hut faster from 256 on
 
 }  // namespace nbody::app

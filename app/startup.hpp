@@ -17,9 +17,10 @@ struct StartupMeasurement {
   std::string summary;  ///< "N = 4,096 on cpu-symmetric: 12 ms/step measured at start-up"
 };
 
-/// Measures a few steps of `scene` for each kernel in `kernels` at a probe N, takes the fastest,
-/// then the largest power-of-two N in [n_min, n_max] whose measured step stays under
-/// `target_ms`. Throws nbody::Error when no kernel runs.
+/// Measures a few steps of `scene` with each kernel in `kernels`: for each, the largest
+/// power-of-two N in [n_min, n_max] whose measured step stays under `target_ms`; the kernel that
+/// reaches the largest N wins (ties: the faster step), so Barnes-Hut wins where it overtakes the
+/// direct sum on this machine. Throws nbody::Error when no kernel runs.
 StartupMeasurement measure_startup(const std::string& scene,
                                    const std::vector<std::string>& kernels, std::size_t n_min,
                                    std::size_t n_max, double target_ms);

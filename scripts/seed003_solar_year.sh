@@ -28,7 +28,7 @@ for k in "${kernels[@]}"; do
     --kernel "$k" --precision "$precision" --integrator leapfrog --dt 0.041666666666666664 \
     --steps "$steps" --every "$steps" -o "$out/$k.csv"
   end=$(date +%s.%N)
-  echo "$k: wall $(echo "$end - $start" | bc) s"
+  echo "$k: wall $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
 done
 # final positions against the first kernel's
 if [ ${#kernels[@]} -gt 1 ]; then

@@ -214,3 +214,28 @@ TEST_F(Cli, SigtermRemovesTheTemporaryFile) {
   }
   GTEST_SKIP() << "the conversion finished before a temporary file was seen";
 }
+
+// no kernel named: the direct sum below the measured crossover and for planetary scenes,
+// Barnes-Hut above it, and the reason printed (on a machine without a GPU: the CPU crossover)
+TEST_F(Cli, DefaultKernelFollowsTheMeasuredCrossover) {
+  struct Case {
+    std::string args, kernel, why;
+  } cases[] = {
+      {"--scene plummer -n 300", "cpu-symmetric", "< 512"},
+      {"--scene plummer -n 2048", "cpu-barnes-hut", ">= 512"},
+      {"--scene solar-system", "cpu-symmetric", "planetary scene"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run("simulate " + c.args + " --steps 0 --no-diagnostics");
+    if (r.out.find("kernel barnes-hut") != std::string::npos ||
+        r.out.find("kernel tiled2d") != std::string::npos)
+      GTEST_SKIP() << "a CUDA device is present: the GPU crossover applies";
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("kernel " + c.kernel + ": "), std::string::npos) << c.args << "\n"
+                                                                          << r.out;
+    EXPECT_NE(r.out.find(c.why), std::string::npos) << c.args << "\n" << r.out;
+  }
+  // a named kernel is kept, with no reason printed
+  const Result r = run("simulate --scene plummer -n 2048 --kernel cpu-openmp --steps 0");
+  EXPECT_EQ(r.out.find("kernel cpu-openmp: "), std::string::npos) << r.out;
+}
