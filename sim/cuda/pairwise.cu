@@ -2,10 +2,11 @@
 // §6. Seed 004 adds every pair's force with its own atomicAdd (§6(a), 15× slower than its
 // per-body kernel) or stores the N×N matrix and sums its rows in a second pass (§6(b), O(N²)
 // memory: 64 GiB of float4 at N = 65,536). This kernel keeps §6(a)'s atomics, which need no
-// extra memory, and first reduces inside the block: the lanes of a warp that share a target
-// body add with shuffles, then the warps of a row through shared memory, so one atomicAdd per
-// component lands per row of a block instead of one per pair (`reduce` selects none, warp or
-// block to show what each step buys).
+// extra memory, and first reduces inside the block: the 32 lanes of a warp share a target body
+// and add with shuffles (reduce=warp, the default: one atomicAdd per component per 32 pairs);
+// reduce=block also adds the warps of a row through shared memory (one per row of a block; at
+// the default 32 × 8 shape a row is one warp, so this only adds a barrier: 1.35× slower on the
+// H200), and reduce=none is §6(a) itself (one per pair: 10× slower than warp).
 #include <memory>
 #include <string>
 
@@ -154,9 +155,8 @@ KernelInfo pairwise_row() {
   k.name = "pairwise-atomic";
   k.label = "GPU pairwise (N×N threads, atomics)";
   k.description =
-      "one thread per pair (i, j) on a 2D grid; each target body's terms are added in the block "
-      "(warp shuffles, then shared memory) and into its acceleration with atomicAdd; N up to "
-      "65,536";
+      "one thread per pair (i, j) on a 2D grid; the terms of a target body are added across a "
+      "warp with shuffles and into its acceleration with atomicAdd; N up to 65,536";
   k.gpu = true;
   k.supports_float = true;
   k.supports_double = true;
@@ -166,7 +166,7 @@ KernelInfo pairwise_row() {
       int_tunable("rows", "target bodies per block", 1, 32, 1, 8,
                   "target bodies i per block; each gets block_size / rows consecutive sources j "
                   "(a multiple of 32): 8 gives the 32 × 8 blocks of the N×N-thread report"),
-      choice_tunable("reduce", "reduction", {"block", "warp", "none"}, 0,
+      choice_tunable("reduce", "reduction", {"block", "warp", "none"}, 1,
                      "how the terms of a target body meet before atomicAdd: the whole row of "
                      "the block (shuffles + shared memory), each warp (shuffles), or none (one "
                      "atomicAdd per pair and component, as in the N×N-thread report)")};
