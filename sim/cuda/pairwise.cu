@@ -1,5 +1,5 @@
 // pairwise-atomic: one thread per pair (i, j) on a 2D grid, the N×N-thread kernel of seed 004
-// §6. Seed 004 adds every pair's force with its own atomicAdd (§6(a), 15× slower than its
+// §6. Seed 004 adds every pair's force with its own atomicAdd (§6(a), 0.11× the speed of its
 // per-body kernel) or stores the N×N matrix and sums its rows in a second pass (§6(b), O(N²)
 // memory: 64 GiB of float4 at N = 65,536). This kernel keeps §6(a)'s atomics, which need no
 // extra memory, and first reduces inside the block: the 32 lanes of a warp share a target body
