@@ -35,6 +35,7 @@ struct BenchOptions {
   std::vector<long long> n{4096, 16384, 65536};
   std::map<std::string, std::string> tunables;  ///< key -> comma-separated values (as given)
   std::vector<std::string> gpus{"1"};           ///< GPU counts of the GPU kernels (N or all)
+  bool variants = false;  ///< sweep every choice of every Choice tunable not given explicitly
   int steps = 10;
   int repeats = 5;
   int warmup = 2;
@@ -106,9 +107,16 @@ Reference reference(const Bodies& b, std::size_t sample, double G, double eps) {
   return r;
 }
 
-// the values of one tunable for kernel k: the option's list when given, else the default
+// the values of one tunable for kernel k: the option's list when given, else every choice of a
+// Choice tunable under --variants, else the default
 std::vector<double> tunable_values(const KernelInfo& k, const Tunable& t, const BenchOptions& o) {
   const auto it = o.tunables.find(t.key);
+  if (it == o.tunables.end() && o.variants && t.kind == TunableKind::Choice) {
+    std::vector<double> all;
+    for (std::size_t c = 0; c < t.choices.size(); ++c)
+      all.push_back(static_cast<double>(c));
+    return all;
+  }
   if (it == o.tunables.end()) return {t.def};
   std::vector<double> values;
   std::stringstream ss(it->second);
@@ -487,6 +495,12 @@ void register_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str();
   add_tunable_options(*cmd, o->tunables, "Kernel tunables (comma-separated lists are swept)", true);
+  cmd->add_flag(
+      "--variants", o->variants,
+      "sweep every choice of every choice tunable of the chosen kernels (tiled: rsqrt, "
+      "layout, masses, ftz; pairwise-atomic: reduce; ...), all combinations, except "
+      "tunables given explicitly; a configuration a kernel refuses (e.g. masses=const above "
+      "16,384 bodies) is reported as a failed row with the reason");
   cmd->add_option("--steps", o->steps, "leapfrog steps per timed repeat")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));

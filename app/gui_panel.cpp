@@ -604,29 +604,97 @@ void health_section(Viewer& v) {
   ImGui::Checkbox("check energy and NaN/Inf (twice a second)", &v.health);
 }
 
-void classroom_section(Viewer& v, PanelState& s) {
-  const char* what = cuda_available() ? "GPU" : "CPU";
-  std::string label = std::string("Compare ") + what + " kernels (1 s each)";
-  if (v.comparing()) ImGui::BeginDisabled();
-  if (ImGui::Button(label.c_str())) v.pending.compare = true;
-  if (v.comparing()) ImGui::EndDisabled();
-  if (v.comparing()) wrapped(v.compare_status());
-  const auto& r = v.compare_results();
-  if (!r.empty()) {
-    double best = 0;
-    for (const auto& c : r)
-      best = std::max(best, c.interactions_per_s);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    float w = ImGui::GetContentRegionAvail().x;
-    for (const auto& c : r) {
-      ImVec2 p = ImGui::GetCursorScreenPos();
-      float frac = best > 0 ? static_cast<float>(c.interactions_per_s / best) : 0.0f;
-      dl->AddRectFilled(p, ImVec2(p.x + w * frac, p.y + ImGui::GetTextLineHeight()),
-                        IM_COL32(70, 120, 220, 200));
-      ImGui::Text("%s: %s/s (%.3g ms/step)", c.kernel.c_str(), si(c.interactions_per_s, "").c_str(),
-                  c.step_ms);
-    }
+// a bar filling `frac` of the cell behind `text`, with an optional tick at `tick`
+void bar_cell(float frac, ImU32 color, const char* text, float tick = -1.0f) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
+  dl->AddRectFilled(p, ImVec2(p.x + w * std::clamp(frac, 0.0f, 1.0f), p.y + h), color);
+  if (tick >= 0.0f) {
+    const float x = p.x + w * std::clamp(tick, 0.0f, 1.0f);
+    dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + h), IM_COL32(255, 120, 90, 255), 2.0f);
   }
+  ImGui::TextUnformatted(text);
+}
+
+// log-scale position of an error in [1e-9, 1e-1]
+float error_frac(double e) {
+  if (!(e > 0)) return 0.0f;
+  return static_cast<float>((std::log10(e) + 9.0) / 8.0);
+}
+
+// the comparison results: per entry, time per step and interactions/s (bar: relative to the
+// fastest), force error vs the double direct sum (bar: median, log scale; tick: max)
+void compare_table(const std::vector<CompareOutcome>& r) {
+  double best = 0;
+  for (const auto& c : r)
+    best = std::max(best, c.interactions_per_s);
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
+  if (!ImGui::BeginTable("compare", 3, flags)) return;
+  ImGui::TableSetupColumn("kernel / variant", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  ImGui::TableSetupColumn("ms/step, interactions/s", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("error median | max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableHeadersRow();
+  char buf[96];
+  for (const auto& c : r) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(c.entry.label.c_str());
+    if (!c.error.empty()) {
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.error.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("not run (hover the name)");
+      ImGui::TableNextColumn();
+      continue;
+    }
+    ImGui::TableNextColumn();
+    std::snprintf(buf, sizeof buf, "%.3g ms  %s/s", c.ms_per_step,
+                  si(c.interactions_per_s, "").c_str());
+    bar_cell(best > 0 ? static_cast<float>(c.interactions_per_s / best) : 0.0f,
+             IM_COL32(70, 120, 220, 200), buf);
+    ImGui::TableNextColumn();
+    std::snprintf(buf, sizeof buf, "%.1e | %.1e", c.err_median, c.err_max);
+    bar_cell(error_frac(c.err_median), IM_COL32(200, 140, 60, 200), buf, error_frac(c.err_max));
+  }
+  ImGui::EndTable();
+}
+
+void classroom_section(Viewer& v, PanelState& s) {
+  // what this machine can compare: each kernel at its defaults and each variant on its own
+  if (s.compare_entries.empty()) {
+    s.compare_entries = compare_entries(cuda_available());
+    s.compare_pick.assign(s.compare_entries.size(), 1);
+  }
+  if (ImGui::TreeNode("kernels and variants to compare")) {
+    if (ImGui::SmallButton("all")) std::fill(s.compare_pick.begin(), s.compare_pick.end(), 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("none")) std::fill(s.compare_pick.begin(), s.compare_pick.end(), 0);
+    for (std::size_t i = 0; i < s.compare_entries.size(); ++i) {
+      bool on = s.compare_pick[i] != 0;
+      if (ImGui::Checkbox(s.compare_entries[i].label.c_str(), &on)) s.compare_pick[i] = on;
+    }
+    ImGui::TreePop();
+  }
+  std::vector<CompareEntry> chosen;
+  for (std::size_t i = 0; i < s.compare_entries.size(); ++i)
+    if (s.compare_pick[i]) chosen.push_back(s.compare_entries[i]);
+  char label[96];
+  std::snprintf(label, sizeof label, "Compare %zu on this scene (about 0.3 s each)", chosen.size());
+  const bool disabled = v.comparing() || chosen.empty();
+  if (disabled) ImGui::BeginDisabled();
+  if (ImGui::Button(label)) {
+    v.compare_set = std::move(chosen);
+    v.pending.compare = true;
+  }
+  if (disabled) ImGui::EndDisabled();
+  help_marker(
+      "Each kernel or variant runs on a copy of the current bodies while the simulation waits: "
+      "time per step by CUDA events (wall clock on the CPU), interactions/s, and the per-body "
+      "force error against the double-precision direct sum on 256 bodies (bar: median; tick: "
+      "max)");
+  if (v.comparing()) wrapped(v.compare_status());
+  if (!v.compare_results().empty()) compare_table(v.compare_results());
   ImGui::Separator();
   ImGui::InputText("folder", s.capture_dir, sizeof s.capture_dir);
   help_marker("Screenshots (F12), PNG sequences and movies are saved here.");

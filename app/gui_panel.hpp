@@ -3,6 +3,7 @@
 // viewer.pending; nothing structural happens inside the panel.
 
 #include <string>
+#include <vector>
 
 #include "app/gui_viewer.hpp"
 
@@ -29,6 +30,9 @@ struct PanelState {
   std::string record_status;
   bool quit = false;
   std::string open;  ///< sections to open at start: "scene,display,map,health,classroom,help"
+  // the Classroom comparison: what can be compared on this machine and which are ticked
+  std::vector<CompareEntry> compare_entries;
+  std::vector<char> compare_pick;
 };
 
 /// Draws the panel at the left of a width×height window.

@@ -123,6 +123,8 @@ class Viewer {
   SceneParams preset_params;
   std::string load_path;
   io::LoadOptions load_options;
+  /// What the next comparison runs (the panel picks from compare_entries(); empty: all).
+  std::vector<CompareEntry> compare_set;
   StartupChoice startup;
 
   // state for the panel (the newest finished state)
@@ -150,7 +152,7 @@ class Viewer {
   const ActivityMapParams& activity_params() const { return state_.map_params; }
   const render::DensityTexture& density() const { return *density_; }
   bool trails_possible() const { return state_.n <= kMaxTrailBodies; }
-  const std::vector<CompareResult>& compare_results() const { return state_.compare_results; }
+  const std::vector<CompareOutcome>& compare_results() const { return state_.compare_results; }
   bool comparing() const { return state_.comparing || pending.compare; }
   const std::string& compare_status() const { return state_.compare_status; }
   /// Frames drawn per second (median of the recent frame intervals); 0 before two frames.

@@ -149,7 +149,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
       kernels.push_back(launch_options.kernel);
     } else {
       for (const KernelInfo& k : kernel_table())
-        if (k.gpu == cuda_available() && k.name != "cpu-reference" && k.name != "naive")
+        // (naive and pairwise-atomic are lessons: never the fastest, pairwise-atomic refuses
+        // N > 65,536)
+        if (k.gpu == cuda_available() && k.name != "cpu-reference" && k.name != "naive" &&
+            k.name != "pairwise-atomic")
           kernels.push_back(k.name);
     }
     bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;

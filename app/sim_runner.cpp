@@ -160,11 +160,13 @@ void SimRunner::run_frame() {
   apply_requests(lk);
   SimControls c = controls_;
   bool single = single_steps_ > 0;
-  bool comparing = !compare_kernel_.empty() || !compare_queue_.empty();
-  bool run = (!c.paused && !health_paused_) || comparing || single;
+  bool run = (!c.paused && !health_paused_) || single;
   lk.unlock();
-  if (run) {
-    if (comparing) step_compare();
+  if (compare_) {
+    // the simulation waits while a comparison runs
+    step_compare();
+    fill_back(c, false);
+  } else if (run) {
     long long k = single && (c.paused || health_paused_) ? 1 : c.params.steps_per_frame;
     if (single) --single_steps_;
     run_batch(c, std::max(1LL, k));
@@ -188,8 +190,16 @@ void SimRunner::loop() {
     if (quit_) break;
     SimControls c = controls_;
     bool single = single_steps_ > 0;
-    bool comparing = !compare_kernel_.empty() || !compare_queue_.empty();
-    bool run = (!c.paused && !health_paused_) || comparing || single;
+    bool run = (!c.paused && !health_paused_) || single;
+    if (compare_) {
+      // the simulation waits while a comparison runs, one entry per turn
+      lk.unlock();
+      step_compare();
+      fill_back(c, false);
+      lk.lock();
+      publish(lk);
+      continue;
+    }
     if (!run) {
       running_ = false;
       // paused: keep the map and health current for the panel, then wait for a change
@@ -207,7 +217,6 @@ void SimRunner::loop() {
       continue;
     }
     lk.unlock();
-    if (comparing) step_compare();
     double wait_s = 0;
     long long k = plan_batch(c, single, wait_s);
     if (k == 0) {
@@ -215,7 +224,7 @@ void SimRunner::loop() {
       cv_.wait_for(lk, std::chrono::duration<double>(std::clamp(wait_s, 0.001, 0.05)));
       continue;
     }
-    if (single && !comparing && (c.paused || health_paused_)) {
+    if (single && (c.paused || health_paused_)) {
       k = 1;
       --single_steps_;
     } else if (single) {
@@ -301,13 +310,12 @@ void SimRunner::apply(const SimRequest& r) {
       map_fit_pending_ = true;
       break;
     case SimRequest::Kind::Compare: {
-      if (!compare_kernel_.empty() || !compare_queue_.empty()) break;
+      if (compare_) break;
+      // on a copy of the current bodies with the applied dt, G and ε
       compare_results_.clear();
-      bool gpu = cuda_available();
-      for (const KernelInfo& k : kernel_table())
-        if (k.gpu == gpu && (gpu || sim_->size() <= 65536 || k.name != "cpu-reference"))
-          compare_queue_.push_back(k.name);
-      compare_restore_ = active_;
+      compare_ = std::make_unique<KernelComparison>(
+          sim_->bodies(), active_,
+          r.entries.empty() ? compare_entries(cuda_available()) : r.entries);
       break;
     }
   }
@@ -347,8 +355,7 @@ void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string&
   map_fit_pending_ = true;
   positions_dirty_ = true;
   map_.size = 0;
-  compare_queue_.clear();
-  compare_kernel_.clear();
+  compare_.reset();
   reset_pacing();
   if (!what.empty())
     set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel);
@@ -378,7 +385,6 @@ void SimRunner::reset_pacing() {
 
 long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_s) {
   SimParams p = active_params(c);
-  bool comparing = !compare_kernel_.empty();
   // a changed speed, dt or mode starts the pacing over
   if (!running_ || c.speed != last_speed_ || p.dt != last_dt_ || c.max_speed != last_max_)
     reset_pacing();
@@ -390,7 +396,7 @@ long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_
   long long cap =
       est_step_s_ > 0 ? std::max(1LL, static_cast<long long>(kBatchBudgetS / est_step_s_)) : 1LL;
   cap = std::min(cap, 100000LL);
-  if (single || comparing || c.max_speed) return cap;
+  if (single || c.max_speed) return cap;
   double now = now_seconds();
   double done = sim_->time() - anchor_sim_;
   long long k = steps_due(c.speed, p.dt, now - anchor_real_, done, cap);
@@ -483,11 +489,6 @@ void SimRunner::run_batch(const SimControls& c, long long steps) {
   back_.batch_steps = static_cast<int>(steps);
   back_.step_ms = sim_->backend().last_step_ms();
   back_.device_data = device;
-  if (!compare_kernel_.empty() && compare_warm_) {
-    compare_ms_ += back_.step_ms * static_cast<double>(steps);
-    compare_steps_ += steps;
-  }
-  compare_warm_ = !compare_kernel_.empty();
   check_health(c, false);
   update_map(c, false);
   update_accuracy(c);
@@ -497,46 +498,15 @@ void SimRunner::run_batch(const SimControls& c, long long steps) {
 }
 
 void SimRunner::step_compare() {
-  double now = now_seconds();
-  if (!compare_kernel_.empty()) {
-    if (now - compare_start_ < 1.0 || compare_steps_ < 2) return;
-    // this kernel is done
-    double per_step = compare_ms_ / static_cast<double>(compare_steps_);
-    double work = sim_->backend().last_work().interactions;
-    compare_results_.push_back(
-        {compare_kernel_, per_step > 0 ? work / (per_step * 1e-3) : 0, per_step});
-    compare_kernel_.clear();
-    if (compare_queue_.empty()) {
-      try {
-        sim_->set_backend(compare_restore_);
-        active_ = compare_restore_;
-      } catch (const std::exception& e) {
-        set_error(std::string("could not go back to ") + compare_restore_.kernel + ": " + e.what());
-      }
-      est_step_s_ = 0;
-      reset_pacing();
-      set_message("comparison done: back to " + active_.kernel);
-      return;
-    }
-  }
-  if (compare_queue_.empty()) return;
-  std::string next = compare_queue_.front();
-  compare_queue_.pop_front();
-  try {
-    SimParams p = params_for_kernel(active_, next);
-    sim_->set_backend(p);
-    active_ = p;
-    compare_kernel_ = next;
-  } catch (const std::exception& e) {
-    compare_results_.push_back({next, 0, 0});
-    set_error("compare: " + next + ": " + e.what());
-    return;
-  }
-  est_step_s_ = 0;
-  compare_start_ = now;
-  compare_ms_ = 0;
-  compare_steps_ = 0;
-  compare_warm_ = false;  // the first batch of each kernel is warm-up
+  // one entry per call, on the comparison's own copy of the bodies
+  compare_->run_next();
+  compare_results_ = compare_->results();
+  if (!compare_->done()) return;
+  compare_.reset();
+  // the live kernel did not change; only the time spent comparing is not owed
+  reset_pacing();
+  set_message("comparison done: " + std::to_string(compare_results_.size()) +
+              " kernels and variants on " + std::to_string(sim_->size()) + " bodies");
 }
 
 void SimRunner::check_health(const SimControls& c, bool force) {
@@ -722,10 +692,8 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
     s.map_params = map_params_;
     s.map_version = map_version_;
   }
-  s.comparing = !compare_kernel_.empty() || !compare_queue_.empty();
-  s.compare_status = s.comparing ? "comparing: " + compare_kernel_ + " (" +
-                                       std::to_string(compare_queue_.size()) + " more)"
-                                 : std::string();
+  s.comparing = compare_ != nullptr;
+  s.compare_status = compare_ ? "comparing: " + compare_->status() : std::string();
   s.compare_results = compare_results_;
   s.accuracy = accuracy_;
   s.accuracy_wall = accuracy_wall_;

@@ -28,6 +28,7 @@
 #include "sim/activity_map.hpp"
 #include "sim/backend.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/kernel_compare.hpp"
 #include "sim/scene.hpp"
 #include "sim/simulation.hpp"
 
@@ -60,13 +61,7 @@ struct SimRequest {
   std::function<Scene()> make;  ///< Scene: builds the scene (on the simulation thread)
   std::string what;             ///< Scene: "scene plummer", "file a.csv" (messages)
   SimParams params;             ///< Scene, SwitchKernel: kernel, precision and tunables to use
-};
-
-/// One bar of the kernel comparison.
-struct CompareResult {
-  std::string kernel;
-  double interactions_per_s = 0;
-  double step_ms = 0;
+  std::vector<CompareEntry> entries;  ///< Compare: what to compare (empty: compare_entries())
 };
 
 /// The latest finished state, published by the simulation thread.
@@ -111,7 +106,7 @@ struct SimState {
   // kernel comparison
   bool comparing = false;
   std::string compare_status;
-  std::vector<CompareResult> compare_results;
+  std::vector<CompareOutcome> compare_results;
   // the latest error and message, with serials so the UI reports each once
   std::string error, message;
   long long error_serial = 0, message_serial = 0;
@@ -238,14 +233,9 @@ class SimRunner {
   bool has_tree_ = false;
   long long tree_version_ = 0;
   std::vector<TreeCell> tree_;
-  // comparison
-  std::deque<std::string> compare_queue_;
-  std::vector<CompareResult> compare_results_;
-  std::string compare_kernel_;
-  SimParams compare_restore_;
-  double compare_start_ = 0, compare_ms_ = 0;
-  long long compare_steps_ = 0;
-  bool compare_warm_ = false;
+  // comparison: one entry per turn on a copy of the bodies; the simulation waits meanwhile
+  std::unique_ptr<KernelComparison> compare_;
+  std::vector<CompareOutcome> compare_results_;
 
   std::thread thread_;  // last: started after everything above exists
 };

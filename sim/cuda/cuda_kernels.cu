@@ -26,6 +26,7 @@ void append_cuda_kernels(std::vector<KernelInfo>& table) {
   table.push_back(cuda::tiled_row());
   table.push_back(cuda::tiled2d_row());
   table.push_back(cuda::barnes_hut_row());
+  table.push_back(cuda::pairwise_row());
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #pragma once
-// Table rows of the GPU kernels, one per .cu file (naive.cu, tiled.cu, tiled2d.cu, barnes_hut.cu).
+// Table rows of the GPU kernels, one per .cu file (naive.cu, tiled.cu, tiled2d.cu, barnes_hut.cu,
+// pairwise.cu).
 
 #include "sim/backend.hpp"
 
@@ -9,6 +10,7 @@ KernelInfo naive_row();
 KernelInfo tiled_row();
 KernelInfo tiled2d_row();
 KernelInfo barnes_hut_row();
+KernelInfo pairwise_row();
 
 /// The block-size tunable every GPU kernel has (multiples of 32 up to 1024).
 Tunable block_size_tunable(int def);

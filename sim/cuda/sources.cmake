@@ -7,6 +7,7 @@ target_sources(nbody_sim PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tiled.cu
   ${CMAKE_CURRENT_LIST_DIR}/tiled2d.cu
   ${CMAKE_CURRENT_LIST_DIR}/barnes_hut.cu
+  ${CMAKE_CURRENT_LIST_DIR}/pairwise.cu
 )
 target_link_libraries(nbody_sim PUBLIC CUDA::cudart)
 # rsqrtf -> MUFU.RSQ with flush-to-zero; float accuracy stays < 1e-5 norm-wise (tests check it)
