@@ -104,6 +104,33 @@ long long steps_due(double sim_per_second, double dt, double elapsed_real, doubl
   return static_cast<long long>(std::min(k, static_cast<double>(std::max(cap, 0LL))));
 }
 
+bool small_body_color(const std::string& cls, glm::vec3& color, std::string& legend) {
+  struct Kind {
+    const char* classes;
+    const char* legend;
+    glm::vec3 color;
+  };
+  // JPL's orbit classes, grouped as a class would name them
+  static const Kind kKinds[] = {
+      {" MBA IMB OMB ", "main belt", {0.62f, 0.60f, 0.56f}},
+      {" TJN ", "Jupiter trojans", {0.35f, 0.85f, 0.35f}},
+      {" APO ATE AMO IEO ", "near-Earth", {1.0f, 0.35f, 0.3f}},
+      {" MCA ", "Mars-crossers", {0.95f, 0.6f, 0.45f}},
+      {" CEN ", "Centaurs", {1.0f, 0.65f, 0.2f}},
+      {" TNO ", "trans-Neptunian", {0.7f, 0.5f, 1.0f}},
+      {" JFc JFC ETc CTc HTC PAR HYP COM ", "comets", {0.4f, 0.9f, 1.0f}},
+  };
+  for (const Kind& k : kKinds)
+    if (!cls.empty() && std::string(k.classes).find(" " + cls + " ") != std::string::npos) {
+      color = k.color;
+      legend = k.legend;
+      return true;
+    }
+  color = glm::vec3(0.5f);
+  legend = "other";
+  return false;
+}
+
 bool body_color(const std::string& name, glm::vec3& color) {
   auto it = body_table().find(lower(name));
   if (it == body_table().end()) return false;

@@ -31,6 +31,10 @@ long long steps_due(double sim_per_second, double dt, double elapsed_real, doubl
 /// The colour of a named body (Sun yellow, Earth blue, Mars red, ...); false when the name is
 /// not in the table.
 bool body_color(const std::string& name, glm::vec3& color);
+/// The colour of a JPL SBDB small-body class (main belt grey, Jupiter trojans green, near-Earth
+/// red, Centaurs orange, trans-Neptunian violet, comets cyan) and a short name for the legend;
+/// false for an unknown class (then: grey, "other").
+bool small_body_color(const std::string& sbdb_class, glm::vec3& color, std::string& legend);
 /// Sprite diameter in pixels that reads well for a named body at the reference window height
 /// (the Sun largest, the giants next, the Moon smallest); 0 when unknown.
 float body_size_px(const std::string& name);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include <imgui.h>
@@ -11,6 +12,7 @@
 #include "app/startup.hpp"
 #include "render/colormap.hpp"
 #include "sim/backend.hpp"
+#include "sim/sky/ephemeris.hpp"
 #include "sim/units.hpp"
 
 namespace nbody::app {
@@ -97,6 +99,40 @@ void wrapped_colored(const ImVec4& c, const std::string& s) {
   ImGui::PopStyleColor();
 }
 
+// the date of a real-sky scene as a UTC calendar date (0 = now), kept as "jd" (TT)
+void date_picker(Viewer& v, double jd) {
+  static int ymdh[4] = {0, 0, 0, 0};
+  static double shown_jd = -1;
+  if (jd != shown_jd) {
+    // fill the fields from the current value ("now" when 0)
+    const std::string t = sky::utc_string(jd > 0 ? jd : sky::jd_now_tt());
+    std::sscanf(t.c_str(), "%d-%d-%d %d", &ymdh[0], &ymdh[1], &ymdh[2], &ymdh[3]);
+    shown_jd = jd;
+  }
+  ImGui::TextUnformatted(jd > 0 ? "date (UTC):" : "date (UTC): now");
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+  bool edited = ImGui::InputInt4("year month day hour", ymdh);
+  if (edited) {
+    ymdh[1] = std::clamp(ymdh[1], 1, 12);
+    ymdh[2] = std::clamp(ymdh[2], 1, 31);
+    ymdh[3] = std::clamp(ymdh[3], 0, 23);
+    try {
+      const double next = sky::jd_tt_from_utc(ymdh[0], ymdh[1], ymdh[2], ymdh[3]);
+      v.preset_params.values["jd"] = next;
+      shown_jd = next;
+    } catch (const std::exception& e) {
+      v.set_message(std::string("date: ") + e.what());
+    }
+  }
+  if (ImGui::Button("now")) {
+    v.preset_params.values["jd"] = 0;
+    shown_jd = -1;
+  }
+  help_marker(
+      "The planets, the Moon and Pluto from the Swiss Ephemeris at this date; press Start this "
+      "scene to go there");
+}
+
 void scene_section(Viewer& v, PanelState& s) {
   const auto& table = scene_table();
   if (table.empty()) return;
@@ -133,6 +169,10 @@ void scene_section(Viewer& v, PanelState& s) {
     for (const auto& p : cur->params) {
       auto it = v.preset_params.values.find(p.key);
       double val = it != v.preset_params.values.end() ? it->second : p.def;
+      if (p.key == "jd") {
+        date_picker(v, val);
+        continue;
+      }
       if (ImGui::SliderScalar(p.label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
         v.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
       if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
@@ -289,8 +329,23 @@ void physics_section(Viewer& v) {
   const SimState& st = v.state();
   if (v.scene().epoch_jd > 0)
     ImGui::Text("date: %s",
-                format_julian_date(v.scene().epoch_jd + st.time * u.time_s / 86400.0).c_str());
+                sky::utc_string(v.scene().epoch_jd + st.time * u.time_s / 86400.0).c_str());
   ImGui::Text("t = %s  (%lld steps)", format_span(st.time, u).c_str(), st.steps);
+  // the integrator (same kernel underneath) and Einstein's correction of the Sun's pull
+  int integ = v.params.integrator == Integrator::Yoshida4 ? 1 : 0;
+  if (ImGui::Combo("integrator", &integ,
+                   "leapfrog (2nd order, 1 force/step)\0Yoshida (4th order, 3 forces/step)\0"))
+    v.params.integrator = integ ? Integrator::Yoshida4 : Integrator::Leapfrog;
+  help_marker(
+      "Leapfrog kick-drift-kick, or Yoshida's 4th-order composition of three leapfrog steps: "
+      "for planets, far smaller errors for the same cost (docs/PERFORMANCE.md)");
+  if (u.physical()) {
+    if (ImGui::Checkbox("general relativity (1PN, Sun)", &v.params.post_newtonian))
+      v.params.speed_of_light = 299792458.0 * u.time_s / u.length_m;
+    help_marker(
+        "Adds the first post-Newtonian correction of the most massive body's gravity: Mercury's "
+        "perihelion then advances by the observed extra 43 arc seconds per century");
+  }
 
   // speed: simulated time per real second; steps per frame follow from it and dt
   if (v.threaded()) {
@@ -385,7 +440,28 @@ void display_section(Viewer& v) {
     color_bar(render::speed_color, l, r);
   } else if (st.color == render::ColorMode::Body && named) {
     int shown = 0;
-    for (std::size_t i = 0; i < scene.bodies.size() && i < 64; ++i) {
+    // small bodies: one entry per kind present, with its count
+    const bool sky = scene.body_class.size() == scene.bodies.size();
+    if (sky) {
+      std::map<std::string, std::pair<glm::vec3, std::size_t>> kinds_present;
+      for (const std::string& cls : scene.body_class) {
+        if (cls.empty()) continue;
+        glm::vec3 col;
+        std::string legend;
+        small_body_color(cls, col, legend);
+        auto& e = kinds_present[legend];
+        e.first = col;
+        ++e.second;
+      }
+      for (const auto& [legend, e] : kinds_present) {
+        ImGui::ColorButton(("##k" + legend).c_str(), ImVec4(e.first.r, e.first.g, e.first.b, 1),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+        ImGui::SameLine();
+        ImGui::Text("%s (%s)", legend.c_str(), with_commas(e.second).c_str());
+      }
+    }
+    for (std::size_t i = 0; i < scene.bodies.size() && shown < 64; ++i) {
+      if (sky && !scene.body_class[i].empty()) continue;
       glm::vec3 col = render::component_color(static_cast<int>(scene.bodies.component[i]));
       const std::string& name = i < scene.bodies.name.size() ? scene.bodies.name[i] : "";
       body_color(name, col);
@@ -811,11 +887,14 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
   float left = s.visible ? panel_width(static_cast<float>(width), s.scale) : 0.0f;
   float pad = 10.0f * s.scale;
   // names next to the bodies
+  // (with small bodies: the planets' names only)
+  const bool sky = scene.body_class.size() == v.size();
   if (v.labels && !v.host_positions().empty() && scene.bodies.name.size() == v.size() &&
-      v.size() <= 64) {
+      (v.size() <= 64 || sky)) {
     std::vector<ImVec4> placed;  // label boxes drawn so far: later ones that overlap are skipped
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (scene.bodies.name[i].empty()) continue;
+      if (sky && !scene.body_class[i].empty()) continue;
       if (v.style.component_gain[static_cast<int>(scene.bodies.component[i])] <= 0) continue;
       float x = 0, y = 0;
       if (!v.project(i, width, height, x, y)) continue;
@@ -857,7 +936,7 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
   std::vector<std::string> lines;
   const SimState& st = v.state();
   if (scene.epoch_jd > 0)
-    lines.push_back(format_julian_date(scene.epoch_jd + st.time * scene.units.time_s / 86400.0));
+    lines.push_back(sky::utc_string(scene.epoch_jd + st.time * scene.units.time_s / 86400.0));
   else
     lines.push_back("t = " + format_span(st.time, scene.units));
   if (v.is_paused() && !st.comparing) {

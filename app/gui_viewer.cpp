@@ -263,15 +263,22 @@ void Viewer::on_new_scene() {
   allocate_buffers();
   std::size_t n = state_.n;
   std::vector<float> comp(n), looks(4 * n, 0.0f);
-  bool named = !s.bodies.name.empty() && n <= 64;
+  // the real sky: planets by name, asteroids and comets small and coloured by their SBDB class
+  const bool sky = s.body_class.size() == n && n > 0;
+  bool named = !s.bodies.name.empty() && (n <= 64 || sky);
   std::vector<glm::vec3> trail_colors;
   for (std::size_t i = 0; i < n; ++i) {
     comp[i] = static_cast<float>(s.bodies.component[i]);
     if (named) {
       glm::vec3 c = render::component_color(static_cast<int>(s.bodies.component[i]));
       float size = 0;
-      if (i < s.bodies.name.size() && body_color(s.bodies.name[i], c))
+      std::string legend;
+      if (sky && !s.body_class[i].empty()) {
+        small_body_color(s.body_class[i], c, legend);
+        size = 3.0f;
+      } else if (i < s.bodies.name.size() && body_color(s.bodies.name[i], c)) {
         size = body_size_px(s.bodies.name[i]);
+      }
       if (size == 0) size = 8.0f;
       looks[4 * i] = c.r;
       looks[4 * i + 1] = c.g;
@@ -303,7 +310,7 @@ void Viewer::on_new_scene() {
     kinds += present[c] > 0;
   style.log_mass_min = std::log10(std::max(mmin, 1e-30f));
   style.log_mass_max = std::log10(std::max(mmax, 1e-30f));
-  bool small = n <= 64;
+  bool small = n <= 64 || sky;
   style.mass_size = small ? 1.0f : 0.0f;
   style.point_size = small ? 7.0f : (n <= 20000 ? 2.5f : 2.0f);
   style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / n), 0.1f, 1.0f) * 0.6f;

@@ -175,8 +175,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
     startup.summary = "kernel " + launch.params.kernel + ": " + launch.kernel_reason;
     std::printf("nbody: %s\n", startup.summary.c_str());
   }
-  // planetary scenes (few bodies): double precision when the kernel has it
-  if (launch.scene.bodies.size() <= 64 && launch_options_in.precision == "float") {
+  // planetary scenes (few bodies, or the solar system with its small bodies): double
+  // precision when the kernel has it
+  if ((launch.scene.bodies.size() <= 64 || launch.scene.units.name == "solar") &&
+      launch_options_in.precision == "float") {
     const KernelInfo& k = find_kernel(launch.params.kernel);
     if (k.supports_double) launch.params.precision = Precision::Double;
   }

@@ -74,3 +74,24 @@ TEST(GuiLogic, CaptureFolderExists) {
   std::string d = default_capture_dir();
   EXPECT_FALSE(d.empty());
 }
+
+// asteroids and comets take the colour of their kind, one legend entry per kind
+TEST(GuiLogic, SmallBodiesAreColouredByTheirClass) {
+  glm::vec3 mba, tjn, jfc, htc, neo, odd;
+  std::string a, b, c, d, e, f;
+  ASSERT_TRUE(small_body_color("MBA", mba, a));
+  ASSERT_TRUE(small_body_color("TJN", tjn, b));
+  ASSERT_TRUE(small_body_color("JFc", jfc, c));
+  ASSERT_TRUE(small_body_color("HTC", htc, d));
+  ASSERT_TRUE(small_body_color("APO", neo, e));
+  EXPECT_FALSE(small_body_color("XYZ", odd, f));
+  EXPECT_FALSE(small_body_color("", odd, f));
+  EXPECT_EQ(a, "main belt");
+  EXPECT_EQ(b, "Jupiter trojans");
+  EXPECT_EQ(c, d);  // both comets
+  EXPECT_EQ(jfc, htc);
+  EXPECT_NE(mba, tjn);
+  EXPECT_GT(tjn.g, tjn.r);  // trojans green
+  EXPECT_GT(neo.r, neo.g);  // near-Earth red
+  EXPECT_EQ(f, "other");
+}
