@@ -138,6 +138,11 @@ State propagate(const State& s0, double mu, double dt) {
   const double gdot = 1.0 - x * x / r * c;
   for (int k = 0; k < 3; ++k)
     out.v[k] = fdot * s0.r[k] + gdot * s0.v[k];
+  // absurd elements (e = 1e300) or a hyperbola over 1e200 days overflow the coefficients
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(out.r[k]) || !std::isfinite(out.v[k]))
+      fail("two-body propagation over ", dt, " days gives no finite state (r0 = ", r0,
+           " AU, 1/a = ", alpha, " /AU)");
   return out;
 }
 

@@ -128,7 +128,8 @@ SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source
   json doc;
   try {
     doc = json::parse(data, data + size);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number beyond a double (1e400)
     fail(source, ": not valid JSON (", e.what(), ")");
   }
   if (!doc.is_object()) fail(source, ": SBDB JSON must be an object");

@@ -182,6 +182,34 @@ TEST(Kepler, EllipseMatchesKeplersEquation) {
   }
 }
 
+TEST(Kepler, OverflowingElementsThrowInsteadOfNonFiniteStates) {
+  // found by fuzz_sbdb: e = 1e300, and a hyperbola 1e200 days from pericentre, overflowed the
+  // universal-variable coefficients into inf/NaN states
+  sky::Elements el;
+  el.q = 1;
+  el.e = 1e300;
+  el.i = 0.4;
+  el.tp = 2451545.0;
+  EXPECT_THROW(sky::state_from_elements(el, sky::kGmSun, el.tp + 1), Error);
+  el.e = 2;
+  el.tp = -1e200;
+  EXPECT_THROW(sky::state_from_elements(el, sky::kGmSun, 2451545.0), Error);
+  el.tp = 2451545.0 - 1e4;  // still fine
+  const sky::State s = sky::state_from_elements(el, sky::kGmSun, 2451545.0);
+  EXPECT_TRUE(std::isfinite(s.r[0]) && std::isfinite(s.v[2]));
+  // through the reader: an Error naming the propagation, not a scene with NaN
+  const std::string json = R"({"fields":["full_name","epoch","q","e","i","om","w","tp"],)"
+                           R"("data":[["x",2451545,1,1e300,1,2,3,2451544]]})";
+  const sky::SbdbData d = sky::read_sbdb(json.data(), json.size(), "big.json");
+  ASSERT_EQ(d.bodies.size(), 1u);
+  try {
+    sky::sbdb_scene(d, "big.json");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no finite state"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Sbdb, FieldSpellingsStringsNumbersNull) {
   const std::string json =
       R"js({"signature":{"source":"NASA/JPL SBDB (Small-Body DataBase) Query API",
@@ -231,6 +259,9 @@ TEST(Sbdb, BadInputNamesTheProblem) {
     return std::string("no error");
   };
   EXPECT_NE(error_of("{\"fields\": [").find("bad.json: not valid JSON"), std::string::npos);
+  // a number beyond a double is nlohmann's out_of_range, not a parse_error (found by fuzz_sbdb)
+  EXPECT_NE(error_of(R"({"fields":["q"],"data":[[4e1115169]]})").find("bad.json: not valid JSON"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w"],"data":[]})").find("'tp' nor 'ma'"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","tp"],"data":[["x","0","0","0","0","0"]]})")
