@@ -51,8 +51,6 @@ class Params {
   /// Checks `p` against `info` (keys, ranges, N); throws nbody::Error naming the scene.
   Params(const SceneInfo& info, const SceneParams& p);
   double get(const std::string& key) const;
-  /// True when the caller set `key` explicitly (not the row's default).
-  bool given(const std::string& key) const { return p_.values.count(key) != 0; }
   /// N to generate (the scene's default when p.n is 0).
   std::size_t n() const { return n_; }
   std::uint64_t seed() const { return seed_; }

@@ -96,17 +96,12 @@ void add_disk(Bodies& b, std::size_t count, double G, double m, double rp, doubl
 Scene make_toomre(const Params& p) {
   const std::size_t n = p.n();
   const std::string& name = p.scene();
-  const double preset_value = p.get("preset");
-  if (preset_value != std::floor(preset_value))
-    fail("scene '", name, "': parameter 'preset' must be 0, 1 or 2 (got ", preset_value, ")");
-  const int preset = static_cast<int>(preset_value);
+  // nearest integer (the panel's sliders are continuous); a preset overrides mass_ratio and
+  // the angles, which the panel always passes
+  const int preset = static_cast<int>(std::lround(p.get("preset")));
   double q = p.get("mass_ratio"), i1 = p.get("incl1"), w1 = p.get("arg1"), i2 = p.get("incl2"),
          w2 = p.get("arg2");
   if (preset != 0) {
-    for (const char* key : {"mass_ratio", "incl1", "arg1", "incl2", "arg2"})
-      if (p.given(key))
-        fail("scene '", name, "': parameter '", key, "' cannot be set with preset ", preset,
-             " (a preset fixes mass_ratio, incl1, arg1, incl2 and arg2; use preset 0)");
     const Preset& ps = kPresets[preset - 1];
     q = ps.mass_ratio;
     i1 = ps.incl1;
