@@ -93,5 +93,6 @@ Scene make_plummer(const Params& p);
 Scene make_cold_collapse(const Params& p);
 Scene make_disk_galaxy(const Params& p);
 Scene make_galaxy_collision(const Params& p);
+Scene make_toomre(const Params& p);
 
 }  // namespace nbody::scenes

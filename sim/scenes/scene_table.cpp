@@ -108,6 +108,31 @@ std::vector<SceneInfo> build_table() {
          1}},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
+      {"toomre",
+       "Toomre & Toomre restricted encounter",
+       "Toomre & Toomre (1972): two point-mass cores (G = 1, masses 1 and mass_ratio) on a "
+       "parabolic orbit with massless test-star disks in rings at 0.2-0.6 rp; presets: 0 custom, "
+       "1 Antennae-like (equal masses, both disks i = 60, w = -30: TT72's NGC 4038/39 angles, "
+       "but parabolic where TT72 used e = 0.5), 2 Mice-like (equal masses, disk 1 i = 25, "
+       "w = -30; disk 2 nearly retrograde, i = 155, w = -30; illustrative)",
+       true,
+       20000,
+       {{"preset", "preset",
+         "0: custom; 1: Antennae-like; 2: Mice-like (1 and 2 override mass_ratio and the angles)",
+         0, 2, 0},
+        {"mass_ratio", "mass ratio", "mass of core 2 / mass of core 1", 0.1, 10, 1},
+        {"rp", "pericentre", "closest approach of the parabolic orbit (length unit)", 0.1, 100, 1},
+        {"start", "start (rp)", "initial separation of the cores in pericentres", 2, 20, 5},
+        {"incl1", "disk 1 inclination (deg)", "0: prograde in the orbital plane; 180: retrograde",
+         0, 180, 0},
+        {"arg1", "disk 1 argument (deg)", "angle from disk 1's line of nodes to the pericentre",
+         -180, 180, 0},
+        {"incl2", "disk 2 inclination (deg)", "0: prograde in the orbital plane; 180: retrograde",
+         0, 180, 45},
+        {"arg2", "disk 2 argument (deg)", "angle from disk 2's line of nodes to the pericentre",
+         -180, 180, -30}},
+       wrap<scenes::make_toomre>("toomre")});
+  t.push_back(
       {"disk-galaxy",
        "Disk galaxy",
        "exponential stellar disk + Hernquist bulge + live Hernquist dark halo, Toomre Q",

@@ -72,7 +72,10 @@ TEST(SceneTable, EverySceneIsValidWithDefaults) {
       EXPECT_LT(std::abs(d.com_velocity[k]), 1e-12 * vscale) << k;
       EXPECT_LT(std::abs(d.centre_of_mass[k]), 1e-12 * xscale) << k;
     }
-    EXPECT_LT(d.total, 0) << "every scene is bound";
+    // toomre: parabolic (E = 0 for point masses, slightly above with softening)
+    if (info.name != "toomre") {
+      EXPECT_LT(d.total, 0) << "every scene is bound";
+    }
   }
 }
 
