@@ -660,11 +660,8 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   s.time = sim_->time();
   s.steps = sim_->steps_done();
   // the work the kernel counted in its last step (a tree kernel does fewer than N²)
+  // (nothing before the first step: no assumed N²)
   s.work = sim_->backend().last_work();
-  if (s.work.interactions <= 0) {
-    double n = static_cast<double>(s.n);
-    s.work.interactions = n * n;
-  }
   s.interactions = s.work.interactions;
   s.flops_per_interaction = s.work.flops_per_interaction;
   s.behind = behind_;

@@ -4,6 +4,7 @@
 // (its implementation and factory) plus one row in kernels.cpp.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -106,7 +107,18 @@ struct StepWork {
   double interactions = 0;           ///< force interactions per step (body-body + body-cell)
   double flops_per_interaction = 0;  ///< from the kernel's row, for its precision
   std::vector<StepPhase> phases;     ///< per step, in order; empty when not measured
+
+  /// Adds the work of one force evaluation (interactions, and phases by name).
+  void add(const StepWork& w);
+  /// Divides the summed work of `steps` steps (> 0) by the step count.
+  void per_step(int steps);
 };
+
+/// The order a backend keeps bodies in so that sources come first: the heaviest body, the other
+/// massive ones, then the massless (each group in the user's order). `massive` receives the
+/// number of sources (0 when no body has mass), `heaviest` the user's index of the heaviest.
+std::vector<std::uint32_t> sources_first(const Bodies& b, std::size_t& massive,
+                                         std::size_t& heaviest);
 
 /// Every kernel this build has, CPU ones first. GPU rows are present only in CUDA builds.
 const std::vector<KernelInfo>& kernel_table();

@@ -40,18 +40,9 @@ void HostBackend<T>::set_bodies(const Bodies& b) {
   order_.clear();
   acc_valid_ = false;
   work_ = {};
-  // sources first: the heaviest body, the other massive ones, then the massless (each in order)
+  // sources first: the heaviest body, the other massive ones, then the massless
   std::size_t heaviest = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (b.m[i] > b.m[heaviest]) heaviest = i;
-  std::vector<std::uint32_t> perm;
-  perm.reserve(n);
-  if (n > 0) perm.push_back(static_cast<std::uint32_t>(heaviest));
-  for (std::size_t i = 0; i < n; ++i)
-    if (i != heaviest && b.m[i] > 0) perm.push_back(static_cast<std::uint32_t>(i));
-  n_massive_ = n > 0 && b.m[heaviest] > 0 ? perm.size() : 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (i != heaviest && !(b.m[i] > 0)) perm.push_back(static_cast<std::uint32_t>(i));
+  const std::vector<std::uint32_t> perm = sources_first(b, n_massive_, heaviest);
   dominant_ = heaviest;  // permute() carries it to 0
   bool identity = true;
   for (std::size_t k = 0; k < n && identity; ++k)
@@ -208,18 +199,6 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
   ensure_accelerations(p);
   StepWork total;
   double integrate_ms = 0;
-  auto add_work = [&] {
-    total.interactions += work_.interactions;
-    total.flops_per_interaction = work_.flops_per_interaction;
-    for (const StepPhase& ph : work_.phases) {
-      auto it = std::find_if(total.phases.begin(), total.phases.end(),
-                             [&](const StepPhase& q) { return q.name == ph.name; });
-      if (it == total.phases.end())
-        total.phases.push_back(ph);
-      else
-        it->ms += ph.ms;
-    }
-  };
   for (int s = 0; s < steps; ++s) {
     // per stage: kick and drift (seed 000 eq. 3-4), then forces at the new positions
     for (std::size_t j = 0; j < stages; ++j) {
@@ -228,7 +207,7 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
       const auto k1 = std::chrono::steady_clock::now();
       run_forces(p, thread_count(p));
       integrate_ms += std::chrono::duration<double, std::milli>(k1 - k0).count();
-      add_work();
+      total.add(work_);
     }
     // the closing kick (eq. 5)
     const auto k2 = std::chrono::steady_clock::now();
@@ -240,10 +219,8 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
   last_ms_ = steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / steps : 0;
   // per step (the interactions of every force evaluation of the step)
   if (steps > 0) {
-    total.interactions /= steps;
     if (!total.phases.empty()) total.phases.push_back({"integrate", integrate_ms});
-    for (StepPhase& ph : total.phases)
-      ph.ms /= steps;
+    total.per_step(steps);
     work_ = std::move(total);
   }
 }

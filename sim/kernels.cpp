@@ -108,6 +108,42 @@ Tunable choice_tunable(std::string key, std::string label, std::vector<std::stri
   return t;
 }
 
+void StepWork::add(const StepWork& w) {
+  interactions += w.interactions;
+  flops_per_interaction = w.flops_per_interaction;
+  for (const StepPhase& ph : w.phases) {
+    auto it = std::find_if(phases.begin(), phases.end(),
+                           [&](const StepPhase& q) { return q.name == ph.name; });
+    if (it == phases.end())
+      phases.push_back(ph);
+    else
+      it->ms += ph.ms;
+  }
+}
+
+void StepWork::per_step(int steps) {
+  interactions /= steps;
+  for (StepPhase& ph : phases)
+    ph.ms /= steps;
+}
+
+std::vector<std::uint32_t> sources_first(const Bodies& b, std::size_t& massive,
+                                         std::size_t& heaviest) {
+  const std::size_t n = b.size();
+  heaviest = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (b.m[i] > b.m[heaviest]) heaviest = i;
+  std::vector<std::uint32_t> perm;
+  perm.reserve(n);
+  if (n > 0) perm.push_back(static_cast<std::uint32_t>(heaviest));
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != heaviest && b.m[i] > 0) perm.push_back(static_cast<std::uint32_t>(i));
+  massive = n > 0 && b.m[heaviest] > 0 ? perm.size() : 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != heaviest && !(b.m[i] > 0)) perm.push_back(static_cast<std::uint32_t>(i));
+  return perm;
+}
+
 const Tunable* KernelInfo::find_tunable(const std::string& key) const {
   for (const Tunable& t : tunables)
     if (t.key == key) return &t;

@@ -262,18 +262,9 @@ template <typename T>
 void GpuBackend<T>::set_bodies(const Bodies& b) {
   n_ = b.size();
   if (n_ > static_cast<std::size_t>(1) << 30) fail(info_.name, ": N = ", n_, " is too large");
-  // sources first: the heaviest body, the other massive ones, then the massless (each in order)
+  // sources first: the heaviest body, the other massive ones, then the massless
   std::size_t heaviest = 0;
-  for (std::size_t i = 0; i < n_; ++i)
-    if (b.m[i] > b.m[heaviest]) heaviest = i;
-  std::vector<std::uint32_t> perm;
-  perm.reserve(n_);
-  if (n_ > 0) perm.push_back(static_cast<std::uint32_t>(heaviest));
-  for (std::size_t i = 0; i < n_; ++i)
-    if (i != heaviest && b.m[i] > 0) perm.push_back(static_cast<std::uint32_t>(i));
-  n_sources_ = n_ > 0 && b.m[heaviest] > 0 ? perm.size() : 0;
-  for (std::size_t i = 0; i < n_; ++i)
-    if (i != heaviest && !(b.m[i] > 0)) perm.push_back(static_cast<std::uint32_t>(i));
+  const std::vector<std::uint32_t> perm = sources_first(b, n_sources_, heaviest);
   bool identity = true;
   for (std::size_t k = 0; k < n_ && identity; ++k)
     identity = perm[k] == k;
@@ -455,27 +446,16 @@ void GpuBackend<T>::step(const SimParams& p, int steps) {
       else
         kick_output(p, sc.kicks[stages]);
       // sum the work of every force evaluation
-      total.interactions += work_.interactions;
-      total.flops_per_interaction = work_.flops_per_interaction;
-      for (const StepPhase& ph : work_.phases) {
-        auto it = std::find_if(total.phases.begin(), total.phases.end(),
-                               [&](const StepPhase& q) { return q.name == ph.name; });
-        if (it == total.phases.end())
-          total.phases.push_back(ph);
-        else
-          it->ms += ph.ms;
-      }
+      total.add(work_);
     }
   }
   stop_.record(ctx_.stream);
   last_ms_ = stop_.elapsed_since(start_) / steps;
   // per step; what the kernel's phases do not cover is the integrator's
-  total.interactions /= steps;
+  total.per_step(steps);
   double covered = 0;
-  for (StepPhase& ph : total.phases) {
-    ph.ms /= steps;
+  for (const StepPhase& ph : total.phases)
     covered += ph.ms;
-  }
   if (!total.phases.empty())
     total.phases.push_back({"integrate", std::max(0.0, last_ms_ - covered)});
   work_ = std::move(total);
