@@ -10,6 +10,7 @@
 
 #include "sim/bodies.hpp"
 #include "sim/params.hpp"
+#include "sim/structure.hpp"
 #include "sim/units.hpp"
 
 namespace nbody {
@@ -34,6 +35,13 @@ struct Scene {
   /// "PAR", "HYP", ...) for asteroids and comets and "" for other bodies; empty when the scene
   /// has no small bodies. For colouring and the legend.
   std::vector<std::string> body_class;
+  /// Named ranges of bodies (one per galaxy) for the structure diagnostics; empty: one group.
+  std::vector<BodyGroup> groups;
+  /// Suggested run length for `simulate` and `render` when the user gives no step count, in
+  /// units.time (0: none, the command's own default), and why (printed with the run), e.g.
+  /// "first pericentre at 310 Myr, then 400 Myr of tails".
+  double duration = 0;
+  std::string duration_reason;
 };
 
 /// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers
