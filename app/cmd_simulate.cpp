@@ -118,6 +118,7 @@ int simulate(const SimulateOptions& o) {
   // with -o -, the data goes to stdout and everything else to stderr
   std::FILE* log = o.output == "-" ? stderr : stdout;
   Launch l = make_launch(o.launch);
+  if (out_format) io::check_scene_output(l.scene, o.output, *out_format);
   SimParams p = l.params;
   if (!l.kernel_reason.empty())
     std::fprintf(log, "kernel %s: %s\n", p.kernel.c_str(), l.kernel_reason.c_str());

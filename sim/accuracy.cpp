@@ -1,11 +1,14 @@
 // Accuracy helpers: the double-precision direct sum on a sample of bodies and the error measures
 // that every kernel test and the bench use.
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/external_field_host.hpp"
 
 namespace nbody {
 
@@ -47,6 +50,25 @@ void reference_accelerations(const Bodies& b, const std::vector<std::size_t>& id
     ax[k] = G * sx;
     ay[k] = G * sy;
     az[k] = G * sz;
+  }
+  // the rigid halos' field, as every backend adds it (O(N) per halo for the anchors' reaction)
+  if (!b.halos.empty()) {
+    const long n = static_cast<long>(b.size());
+    std::vector<double> ex(n, 0.0), ey(n, 0.0), ez(n, 0.0);
+    std::vector<std::uint32_t> anchor;
+    for (const RigidHalo& h : b.halos)
+      anchor.push_back(h.anchor);
+    apply_external_field<double>(make_external_field(b.halos, G), anchor.data(), n, b.x.data(),
+                                 b.y.data(), b.z.data(), b.m.data(), ex.data(), ey.data(),
+                                 ez.data(), omp_get_max_threads());
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      const std::size_t i = idx[k];
+      const bool is_anchor = std::find(anchor.begin(), anchor.end(), i) != anchor.end();
+      // an anchor's acceleration is the halo's own, not the pull on a massless body
+      ax[k] = is_anchor ? ex[i] : ax[k] + ex[i];
+      ay[k] = is_anchor ? ey[i] : ay[k] + ey[i];
+      az[k] = is_anchor ? ez[i] : az[k] + ez[i];
+    }
   }
 }
 

@@ -26,6 +26,7 @@ const char* component_name(Component c) {
 
 void Bodies::clear() {
   resize(0);
+  halos.clear();
 }
 
 void Bodies::reserve(std::size_t n) {
@@ -68,6 +69,10 @@ void Bodies::append(const Bodies& o) {
   vz.insert(vz.end(), o.vz.begin(), o.vz.end());
   m.insert(m.end(), o.m.begin(), o.m.end());
   component.insert(component.end(), o.component.begin(), o.component.end());
+  for (RigidHalo h : o.halos) {
+    h.anchor += static_cast<std::uint32_t>(n0);
+    halos.push_back(h);
+  }
   if (!name.empty()) {
     if (o.name.empty())
       name.resize(size());
@@ -91,6 +96,7 @@ void Bodies::validate(const std::string& source) const {
         fail(source, ": body ", i, " has a non-finite ", kField[f], " (", (*arr[f])[i], ")");
   for (std::size_t i = 0; i < n; ++i)
     if (m[i] < 0) fail(source, ": body ", i, " has a negative mass (", m[i], ")");
+  validate_halos(halos, m, source);
   const double mt = total_mass();
   if (!(mt > 0)) fail(source, ": total mass must be positive (got ", mt, ")");
 }
@@ -99,6 +105,8 @@ double Bodies::total_mass() const {
   double s = 0;
   for (double v : m)
     s += v;
+  for (const RigidHalo& h : halos)
+    s += h.mass;
   return s;
 }
 
@@ -113,6 +121,16 @@ void Bodies::to_centre_of_mass_frame() {
     c[3] += m[i] * vx[i];
     c[4] += m[i] * vy[i];
     c[5] += m[i] * vz[i];
+  }
+  for (const RigidHalo& h : halos) {
+    const std::size_t a = h.anchor;
+    if (a >= size()) continue;  // validate() reports it
+    c[0] += h.mass * x[a];
+    c[1] += h.mass * y[a];
+    c[2] += h.mass * z[a];
+    c[3] += h.mass * vx[a];
+    c[4] += h.mass * vy[a];
+    c[5] += h.mass * vz[a];
   }
   for (double& v : c)
     v /= mt;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/external_field.hpp"
+
 namespace nbody {
 
 /// What a body is; the renderer colours by it and the loaders select by it.
@@ -29,6 +31,10 @@ struct Bodies {
   std::vector<double> m;
   std::vector<Component> component;
   std::vector<std::string> name;
+  /// Rigid dark halos (sim/external_field.hpp), each centred on a massless body of these
+  /// arrays; empty for most scenes. The halos' masses count in total_mass() and the centre of
+  /// mass.
+  std::vector<RigidHalo> halos;
 
   std::size_t size() const { return m.size(); }
   bool empty() const { return m.empty(); }
@@ -38,14 +44,15 @@ struct Bodies {
   /// Appends one body.
   void add(double px, double py, double pz, double pvx, double pvy, double pvz, double mass,
            Component c = Component::Star, std::string label = {});
-  /// Appends all bodies of `other`.
+  /// Appends all bodies of `other` (and its halos, their anchors shifted by size()).
   void append(const Bodies& other);
   /// Throws nbody::Error naming `source` when arrays differ in length, a value is NaN/Inf, a mass
-  /// is negative, the total mass is not positive or N = 0.
+  /// is negative, the total mass is not positive, N = 0, or a halo is invalid.
   void validate(const std::string& source) const;
-  /// Total mass.
+  /// Total mass, the rigid halos' included.
   double total_mass() const;
-  /// Shifts positions and velocities so the centre of mass is at rest at the origin.
+  /// Shifts positions and velocities so the centre of mass (rigid halos included, at their
+  /// anchors) is at rest at the origin.
   void to_centre_of_mass_frame();
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "sim/external_field_host.hpp"
 #include "sim/integrator.hpp"
 
 namespace nbody {
@@ -37,6 +38,10 @@ void HostBackend<T>::set_bodies(const Bodies& b) {
   ay_.assign(n, T(0));
   az_.assign(n, T(0));
   component_ = b.component;
+  halos_ = b.halos;
+  anchor_.clear();
+  for (const RigidHalo& h : halos_)
+    anchor_.push_back(h.anchor);
   order_.clear();
   acc_valid_ = false;
   work_ = {};
@@ -71,15 +76,19 @@ void HostBackend<T>::permute(const std::vector<std::uint32_t>& perm) {
       tmp[k] = v[perm[k]];
     v.swap(tmp);
   }
-  // the order, and where the dominant body (the 1PN source) went
+  // the order, and where the dominant body (the 1PN source) and the halos' anchors went
   order_scratch_.resize(n);
   std::size_t dominant = dominant_;
+  std::vector<std::uint32_t> anchor = anchor_;
   for (std::size_t k = 0; k < n; ++k) {
     order_scratch_[k] = order_[perm[k]];
     if (perm[k] == dominant_) dominant = k;
+    for (std::size_t h = 0; h < anchor_.size(); ++h)
+      if (perm[k] == anchor_[h]) anchor[h] = static_cast<std::uint32_t>(k);
   }
   order_.swap(order_scratch_);
   dominant_ = dominant;
+  anchor_ = std::move(anchor);
 }
 
 template <typename T>
@@ -97,6 +106,7 @@ void HostBackend<T>::get_bodies(Bodies& b) const {
     b.m[i] = m_[k];
   }
   if (component_.size() == n) b.component = component_;
+  b.halos = halos_;
 }
 
 template <typename T>
@@ -115,6 +125,11 @@ void HostBackend<T>::run_forces(const SimParams& p, int threads) {
            info_.flops(std::is_same_v<T, double> ? Precision::Double : Precision::Float),
            {}};
   forces(p, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads);
+  // the rigid halos' field, after every kernel's own forces (sim/external_field.hpp)
+  if (!halos_.empty())
+    apply_external_field<T>(make_external_field(halos_, p.G), anchor_.data(),
+                            static_cast<long>(size()), x_.data(), y_.data(), z_.data(), m_.data(),
+                            ax_.data(), ay_.data(), az_.data(), threads);
 }
 
 template <typename T>

@@ -64,7 +64,9 @@ class HostBackend : public ForceBackend {
   std::vector<std::uint32_t> order_scratch_;
   std::vector<T> pnx_, pny_, pnz_;
   std::size_t n_massive_ = 0;
-  std::size_t dominant_ = 0;  ///< stored index of the most massive body (the 1PN source)
+  std::vector<RigidHalo> halos_;       ///< the bodies' rigid halos (anchors in the user's order)
+  std::vector<std::uint32_t> anchor_;  ///< stored index of each halo's anchor
+  std::size_t dominant_ = 0;           ///< stored index of the most massive body (the 1PN source)
   bool acc_valid_ = false;
   double acc_G_ = 0, acc_eps_ = 0;
   double last_ms_ = 0;

@@ -25,6 +25,21 @@ Diagnostics compute_diagnostics(const Bodies& b, double G, double softening) {
     d.centre_of_mass[1] += m * b.y[i];
     d.centre_of_mass[2] += m * b.z[i];
   }
+  // rigid halos: their mass and motion are their anchors' (massless bodies)
+  for (const RigidHalo& h : b.halos) {
+    const std::size_t a = h.anchor;
+    const double m = h.mass;
+    d.mass += m;
+    d.momentum[0] += m * b.vx[a];
+    d.momentum[1] += m * b.vy[a];
+    d.momentum[2] += m * b.vz[a];
+    d.angular_momentum[0] += m * (b.y[a] * b.vz[a] - b.z[a] * b.vy[a]);
+    d.angular_momentum[1] += m * (b.z[a] * b.vx[a] - b.x[a] * b.vz[a]);
+    d.angular_momentum[2] += m * (b.x[a] * b.vy[a] - b.y[a] * b.vx[a]);
+    d.centre_of_mass[0] += m * b.x[a];
+    d.centre_of_mass[1] += m * b.y[a];
+    d.centre_of_mass[2] += m * b.z[a];
+  }
   if (d.mass > 0)
     for (int k = 0; k < 3; ++k) {
       d.centre_of_mass[k] /= d.mass;
@@ -48,6 +63,9 @@ Diagnostics compute_diagnostics(const Bodies& b, double G, double softening) {
     }
   }
   d.potential = G * w;
+  const ExternalEnergy ext = external_energy(b, G);
+  d.kinetic += ext.kinetic;
+  d.potential += ext.potential;
   d.total = d.kinetic + d.potential;
   d.virial_ratio = d.potential != 0 ? 2 * d.kinetic / std::fabs(d.potential) : 0;
   if (!std::isfinite(d.total)) d.finite = false;

@@ -21,7 +21,8 @@ struct Diagnostics {
   bool finite = true;       ///< false when any position or velocity is NaN/Inf
 };
 
-/// Computes all diagnostics; O(N²) for the potential, parallel over OpenMP threads.
+/// Computes all diagnostics; O(N²) for the potential, parallel over OpenMP threads. Rigid halos
+/// (b.halos) add their mass, momenta, kinetic energy and field energy.
 Diagnostics compute_diagnostics(const Bodies& b, double G, double softening);
 
 /// Relative energy drift (E - E0) / |E0| (absolute when E0 = 0).

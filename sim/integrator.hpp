@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/hd.hpp"
 #include "sim/params.hpp"
 
 namespace nbody {
@@ -21,12 +22,6 @@ struct Scheme {
 /// with steps w1, w0, w1 of dt, w1 = 1 / (2 - 2^(1/3)), w0 = -2^(1/3) w1, its kicks fused:
 /// kicks {w1/2, (w1+w0)/2, (w0+w1)/2, w1/2}, drifts {w1, w0, w1}.
 Scheme scheme(Integrator i);
-
-#if defined(__CUDACC__)
-#define NBODY_HD __host__ __device__
-#else
-#define NBODY_HD
-#endif
 
 /// The 1PN correction (test-particle limit of the Schwarzschild metric in harmonic
 /// coordinates; REBOUNDx "gr", after Anderson et al. 1975) of a body at r, v relative to the

@@ -6,6 +6,7 @@
 
 #include "sim/cuda/map_binning.hpp"
 #include "sim/error.hpp"
+#include "sim/external_field.hpp"
 #include "sim/integrator.hpp"
 
 namespace nbody::cuda {
@@ -172,6 +173,126 @@ __global__ void __launch_bounds__(1024)
   image[i] = map_value(counts[i], stats[0], scale);
 }
 
+// ---- rigid halos (sim/external_field.hpp): the same halo_field() and anchor_accel() as the CPU
+
+// the user's indices of the halos' anchors (by value)
+struct Anchors {
+  std::uint32_t user[kMaxRigidHalos];
+  int count;
+};
+
+// where each anchor is stored now (tree kernels reorder the bodies)
+__global__ void __launch_bounds__(1024)
+    locate_anchors_kernel(const std::uint32_t* __restrict__ order, int n, Anchors a,
+                          int* __restrict__ idx) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const std::uint32_t u = order ? order[k] : static_cast<std::uint32_t>(k);
+  for (int h = 0; h < a.count; ++h)
+    if (u == a.user[h]) idx[h] = k;
+}
+
+constexpr int kFieldBlock = 256;
+constexpr int kReact = 3 * kMaxRigidHalos;
+
+// adds every halo's field to acc[first, first + n); each block writes its sums of mass times
+// each halo's pull into partial[block * kReact + ...] (summed in a fixed order afterwards)
+template <typename T>
+__global__ void __launch_bounds__(kFieldBlock)
+    external_field_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, int first,
+                          int n, ExternalField f, const int* __restrict__ idx,
+                          double* __restrict__ partial) {
+  __shared__ double centre[kReact];
+  __shared__ double warp_sum[kFieldBlock / 32][kReact];
+  if (threadIdx.x < f.count) {
+    const Vec4<T> c = pos[idx[threadIdx.x]];
+    centre[3 * threadIdx.x] = c.x;
+    centre[3 * threadIdx.x + 1] = c.y;
+    centre[3 * threadIdx.x + 2] = c.z;
+  }
+  __syncthreads();
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  double r[kReact];
+  for (int j = 0; j < kReact; ++j)
+    r[j] = 0;
+  if (k < n) {
+    const int i = first + k;
+    const Vec4<T> p = pos[i];
+    double sx = 0, sy = 0, sz = 0;
+    for (int h = 0; h < f.count; ++h) {
+      double gx = 0, gy = 0, gz = 0;
+      halo_field(f.shape[h], f.gm[h], double(p.x) - centre[3 * h], double(p.y) - centre[3 * h + 1],
+                 double(p.z) - centre[3 * h + 2], gx, gy, gz);
+      sx += gx;
+      sy += gy;
+      sz += gz;
+      r[3 * h] = double(p.w) * gx;
+      r[3 * h + 1] = double(p.w) * gy;
+      r[3 * h + 2] = double(p.w) * gz;
+    }
+    Vec4<T> a = acc[i];
+    a.x = T(double(a.x) + sx);
+    a.y = T(double(a.y) + sy);
+    a.z = T(double(a.z) + sz);
+    acc[i] = a;
+  }
+  // the block's reaction sums: warps by shuffles, then the warps in order
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int j = 0; j < 3 * f.count; ++j) {
+    double v = r[j];
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, off);
+    if (lane == 0) warp_sum[warp][j] = v;
+  }
+  __syncthreads();
+  if (threadIdx.x < 3 * f.count) {
+    double v = 0;
+    for (int w = 0; w < kFieldBlock / 32; ++w)
+      v += warp_sum[w][threadIdx.x];
+    partial[static_cast<std::size_t>(blockIdx.x) * kReact + threadIdx.x] = v;
+  }
+}
+
+// one block: sums the blocks' reaction sums in a fixed order and sets the anchors'
+// accelerations (the reaction and the other halos' pull)
+template <typename T>
+__global__ void __launch_bounds__(kFieldBlock)
+    anchor_accel_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, ExternalField f,
+                        const int* __restrict__ idx, const double* __restrict__ partial,
+                        int blocks) {
+  __shared__ double sum[kFieldBlock][kReact];
+  __shared__ double cx[kMaxRigidHalos], cy[kMaxRigidHalos], cz[kMaxRigidHalos];
+  const int t = threadIdx.x;
+  for (int j = 0; j < kReact; ++j) {
+    double v = 0;
+    for (int b = t; b < blocks; b += kFieldBlock)
+      v += partial[static_cast<std::size_t>(b) * kReact + j];
+    sum[t][j] = v;
+  }
+  if (t < f.count) {
+    const Vec4<T> c = pos[idx[t]];
+    cx[t] = c.x;
+    cy[t] = c.y;
+    cz[t] = c.z;
+  }
+  __syncthreads();
+  for (int s = kFieldBlock / 2; s > 0; s >>= 1) {
+    if (t < s)
+      for (int j = 0; j < kReact; ++j)
+        sum[t][j] += sum[t + s][j];
+    __syncthreads();
+  }
+  if (t < f.count) {
+    double ax, ay, az;
+    anchor_accel(f, t, cx, cy, cz, sum[0][3 * t], sum[0][3 * t + 1], sum[0][3 * t + 2], ax, ay, az);
+    Vec4<T> a = acc[idx[t]];
+    a.x = T(ax);
+    a.y = T(ay);
+    a.z = T(az);
+    acc[idx[t]] = a;
+  }
+}
+
 constexpr int kBlock = 256;
 
 }  // namespace
@@ -286,6 +407,7 @@ void GpuBackend<T>::set_bodies(const Bodies& b) {
     order_.upload(perm.data(), n_, ctx_.stream);
   }
   component_ = b.component;
+  halos_ = b.halos;
   acc_valid_ = false;
   work_ = {};
   costs_ready_ = false;
@@ -313,6 +435,7 @@ void GpuBackend<T>::get_bodies(Bodies& b) const {
     b.vz[i] = vel[k].z;
   }
   if (component_.size() == n_) b.component = component_;
+  b.halos = halos_;
 }
 
 template <typename T>
@@ -335,6 +458,28 @@ void GpuBackend<T>::run_forces(const SimParams& p) {
            info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
            {}};
   forces(p, T(p.G), T(p.softening * p.softening));
+  // the rigid halos' field, after every kernel's own forces (sim/external_field.hpp)
+  if (!halos_.empty()) external_field(p);
+}
+
+template <typename T>
+void GpuBackend<T>::external_field(const SimParams& p) {
+  if (parts_ > 1) fail(info_.name, ": rigid halos run on one GPU only (--gpus 1)");
+  const ExternalField f = make_external_field(halos_, p.G);
+  Anchors a{};
+  a.count = f.count;
+  for (int h = 0; h < f.count; ++h)
+    a.user[h] = halos_[h].anchor;
+  anchor_idx_.reserve(kMaxRigidHalos);
+  launch(ctx_, "locate_anchors", locate_anchors_kernel, LaunchShape{n_, kBlock},
+         ordered_ ? order_.get() : nullptr, static_cast<int>(n_), a, anchor_idx_.get());
+  const LaunchShape shape{n_, kFieldBlock};
+  const int blocks = static_cast<int>(grid_x(shape));
+  react_.reserve(static_cast<std::size_t>(blocks) * kReact);
+  launch(ctx_, "external_field", external_field_kernel<T>, shape, pos_.get(), acc_.get(), 0,
+         static_cast<int>(n_), f, anchor_idx_.get(), react_.get());
+  launch(ctx_, "anchor_accel", anchor_accel_kernel<T>, LaunchShape{kFieldBlock, kFieldBlock},
+         pos_.get(), acc_.get(), f, anchor_idx_.get(), react_.get(), blocks);
 }
 
 template <typename T>

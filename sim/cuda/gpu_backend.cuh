@@ -102,6 +102,8 @@ class GpuBackend : public ForceBackend {
   void run_forces(const SimParams& p);
   void write_output();
   void plan_cuts();
+  /// Adds the rigid halos' field to acc_ and sets their anchors' accelerations (one GPU).
+  void external_field(const SimParams& p);
 
   int rank_ = 0, parts_ = 1;
   Exchange exchange_;
@@ -114,6 +116,9 @@ class GpuBackend : public ForceBackend {
   const V4* snapshot_dominant(const SimParams& p);
 
   std::vector<Component> component_;
+  std::vector<RigidHalo> halos_;  ///< the bodies' rigid halos (anchors in the user's order)
+  DeviceBuffer<int> anchor_idx_;  ///< stored index of each halo's anchor
+  DeviceBuffer<double> react_;    ///< per block of the field kernel, its reaction sums
   bool acc_valid_ = false;
   double acc_G_ = 0, acc_eps_ = 0;
   double last_ms_ = 0;

@@ -21,9 +21,53 @@ constexpr int kColumnCount = 9;
 constexpr const char* kColumns[kColumnCount] = {"x",  "y", "z",         "vx",  "vy",
                                                 "vz", "m", "component", "name"};
 // every key the '# nbody csv' header may hold
-constexpr const char* kHeaderKeys[] = {
-    "units", "length",    "mass",   "time", "velocity", "length_m", "mass_kg", "time_s",    "G",
-    "dt",    "softening", "camera", "name", "elapsed",  "steps",    "kernel",  "integrator"};
+constexpr const char* kHeaderKeys[] = {"units",     "length",     "mass",   "time",    "velocity",
+                                       "length_m",  "mass_kg",    "time_s", "G",       "dt",
+                                       "softening", "camera",     "name",   "elapsed", "steps",
+                                       "kernel",    "integrator", "halos"};
+
+// rigid halos as "profile:mass:scale:cut:anchor" separated by ';' (anchor: body row from 0)
+std::string format_halos(const std::vector<RigidHalo>& halos) {
+  std::string v;
+  for (const RigidHalo& h : halos) {
+    if (!v.empty()) v += ';';
+    v += std::string(halo_profile_name(h.profile)) + ':' + detail::format_double(h.mass) + ':' +
+         detail::format_double(h.scale) + ':' + detail::format_double(h.cut) + ':' +
+         std::to_string(h.anchor);
+  }
+  return v;
+}
+
+std::vector<RigidHalo> parse_halos(const std::string& v, const std::string& where) {
+  std::vector<RigidHalo> out;
+  std::size_t start = 0;
+  while (start <= v.size()) {
+    const std::size_t end = std::min(v.find(';', start), v.size());
+    const std::string item = v.substr(start, end - start);
+    std::vector<std::string> f;
+    for (std::size_t a = 0;;) {
+      const std::size_t b = item.find(':', a);
+      f.push_back(item.substr(a, b == std::string::npos ? std::string::npos : b - a));
+      if (b == std::string::npos) break;
+      a = b + 1;
+    }
+    const std::string what =
+        where + ": header halos=" + detail::quote(v) + ", halo " + std::to_string(out.size() + 1);
+    if (f.size() != 5)
+      fail(what, ": expected profile:mass:scale:cut:anchor (e.g. hernquist:20:10:30:0)");
+    RigidHalo h;
+    h.profile = parse_halo_profile(f[0], what + " profile");
+    double anchor = 0;
+    if (!detail::parse_double(f[1], h.mass) || !detail::parse_double(f[2], h.scale) ||
+        !detail::parse_double(f[3], h.cut) || !detail::parse_double(f[4], anchor) || anchor < 0 ||
+        anchor > 4294967295.0 || anchor != std::floor(anchor))
+      fail(what, ": mass, scale, cut must be numbers and anchor a row index");
+    h.anchor = static_cast<std::uint32_t>(anchor);
+    out.push_back(h);
+    start = end + 1;
+  }
+  return out;
+}
 
 // a name field, quoted when it holds commas or quotes
 std::string quote_field(const std::string& v) {
@@ -381,7 +425,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
           if (!ok)
             fail(where, ": unknown header key ", detail::quote(key),
                  " (known: units, length, mass, time, velocity, length_m, mass_kg, time_s, G, dt, "
-                 "softening, camera, name, elapsed, steps, kernel, integrator)");
+                 "softening, camera, name, elapsed, steps, kernel, integrator, halos)");
         }
         s.units = units_from_header(kv, where);
         auto num = [&](const char* k, double& out, bool& have) {
@@ -399,6 +443,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
         if (have_dt && !(s.dt > 0)) fail(where, ": header dt must be positive");
         detail::read_run(kv, opt.run, where);
         if (auto it = kv.find("name"); it != kv.end()) s.name = it->second;
+        if (auto it = kv.find("halos"); it != kv.end()) b.halos = parse_halos(it->second, where);
         have_header = true;
         continue;
       }
@@ -481,6 +526,7 @@ void write_csv(std::ostream& out, const Scene& s, const std::optional<RunRecord>
       << " mass_kg=" << format_double(u.mass_kg) << " time_s=" << format_double(u.time_s)
       << detail::run_header(s, run) << " camera=" << format_double(s.camera_distance);
   if (!s.name.empty()) out << " name=" << quote_value(s.name);
+  if (!b.halos.empty()) out << " halos=" << quote_value(format_halos(b.halos));
   out << "\n";
   const bool names = !b.name.empty();
   out << "x,y,z,vx,vy,vz,m,component" << (names ? ",name" : "") << "\n";

@@ -170,9 +170,19 @@ void check_output(const std::string& path, Format f, const SaveOptions& opt) {
   detail::resolve_output(path);
 }
 
+void check_scene_output(const Scene& s, const std::string& path, Format f) {
+  // rigid halos live in the native CSV header only; other formats would silently drop them
+  const std::size_t h = s.bodies.halos.size();
+  if (h > 0 && f != Format::Csv)
+    fail(path, ": the scene has ", h, h > 1 ? " rigid halos" : " rigid halo",
+         ", which only the native CSV format stores (", format_name(f),
+         " would lose them): write .csv, or use the scene's live halo");
+}
+
 void save(const Scene& s, const std::string& path, Format f, const SaveOptions& opt) {
   s.bodies.validate("scene '" + s.name + "'");
   check_output(path, f, opt);
+  check_scene_output(s, path, f);
   if (path == "-") {
     write_csv(std::cout, s, opt.run);
     std::cout.flush();

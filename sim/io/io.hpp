@@ -83,6 +83,10 @@ void save(const Scene& s, const std::string& path, Format f, const SaveOptions& 
 /// type, directory writable, AGORA directory not replaced without opt.force); throws
 /// nbody::Error naming the path and the reason.
 void check_output(const std::string& path, Format f, const SaveOptions& opt = {});
+/// Checks that format `f` can hold everything of `s` that matters (rigid halos: CSV only);
+/// throws nbody::Error naming `path` and what would be lost. save() calls it; a command calls it
+/// before a long run.
+void check_scene_output(const Scene& s, const std::string& path, Format f);
 /// Removes the temporary files of writes in progress. Async-signal-safe: for SIGINT/SIGTERM
 /// handlers, which then re-raise the signal.
 void remove_temp_files() noexcept;

@@ -15,11 +15,7 @@
 #include <cstdint>
 #include <limits>
 
-#if defined(__CUDACC__)
-#define NBODY_HD __host__ __device__ __forceinline__
-#else
-#define NBODY_HD inline
-#endif
+#include "sim/hd.hpp"
 
 namespace nbody::tree {
 
@@ -37,8 +33,8 @@ struct Cube {
 
 /// A cube holding the box [lo, hi] with a margin, so that no body sits on the upper face
 /// (coincident bodies get a unit cube).
-NBODY_HD Cube enclosing_cube(double lox, double loy, double loz, double hix, double hiy,
-                             double hiz) {
+NBODY_HD_INLINE Cube enclosing_cube(double lox, double loy, double loz, double hix, double hiy,
+                                    double hiz) {
   double side = fmax(hix - lox, fmax(hiy - loy, hiz - loz));
   if (!(side > 0)) side = fmax(1.0, fmax(fabs(lox), fmax(fabs(loy), fabs(loz))) * 1e-6);
   side *= 1.0 + 1e-6;
@@ -47,7 +43,7 @@ NBODY_HD Cube enclosing_cube(double lox, double loy, double loz, double hix, dou
 }
 
 /// Spreads the low 21 bits of v so that bit k moves to bit 3k.
-NBODY_HD std::uint64_t spread_bits(std::uint64_t v) {
+NBODY_HD_INLINE std::uint64_t spread_bits(std::uint64_t v) {
   v &= 0x1fffff;
   v = (v | v << 32) & 0x1f00000000ffffULL;
   v = (v | v << 16) & 0x1f0000ff0000ffULL;
@@ -58,7 +54,7 @@ NBODY_HD std::uint64_t spread_bits(std::uint64_t v) {
 }
 
 /// Cell index along one axis at level 21, clamped into [0, 2^21 - 1].
-NBODY_HD std::uint64_t axis_cell(double x, double x0, double inv_cell) {
+NBODY_HD_INLINE std::uint64_t axis_cell(double x, double x0, double inv_cell) {
   const double c = floor((x - x0) * inv_cell);
   if (!(c > 0)) return 0;  // also NaN
   if (c >= double(kKeyCells - 1)) return kKeyCells - 1;
@@ -66,29 +62,29 @@ NBODY_HD std::uint64_t axis_cell(double x, double x0, double inv_cell) {
 }
 
 /// 63-bit Morton key of a point (x is the most significant axis of each 3-bit digit).
-NBODY_HD std::uint64_t morton_key(double x, double y, double z, const Cube& c) {
+NBODY_HD_INLINE std::uint64_t morton_key(double x, double y, double z, const Cube& c) {
   const double inv_cell = double(kKeyCells) / c.side;
   return spread_bits(axis_cell(x, c.x0, inv_cell)) << 2 |
          spread_bits(axis_cell(y, c.y0, inv_cell)) << 1 | spread_bits(axis_cell(z, c.z0, inv_cell));
 }
 
 /// Bits of the key below the digit of `level` (level 1 is the root's children).
-NBODY_HD int digit_shift(int level) {
+NBODY_HD_INLINE int digit_shift(int level) {
   return 3 * (kMaxLevel - level);
 }
 
 /// The octant (0..7) of `key` at `level` (1..21).
-NBODY_HD int octant(std::uint64_t key, int level) {
+NBODY_HD_INLINE int octant(std::uint64_t key, int level) {
   return static_cast<int>((key >> digit_shift(level)) & 7);
 }
 
 /// The smallest key of child `oct` of the node at `level` whose keys start with `prefix`.
-NBODY_HD std::uint64_t child_prefix(std::uint64_t prefix, int level, int oct) {
+NBODY_HD_INLINE std::uint64_t child_prefix(std::uint64_t prefix, int level, int oct) {
   return prefix | (static_cast<std::uint64_t>(oct) << digit_shift(level + 1));
 }
 
 /// Decodes every third bit (the inverse of spread_bits).
-NBODY_HD std::uint64_t compact_bits(std::uint64_t v) {
+NBODY_HD_INLINE std::uint64_t compact_bits(std::uint64_t v) {
   v &= 0x1249249249249249ULL;
   v = (v ^ (v >> 2)) & 0x10c30c30c30c30c3ULL;
   v = (v ^ (v >> 4)) & 0x100f00f00f00f00fULL;
@@ -99,8 +95,8 @@ NBODY_HD std::uint64_t compact_bits(std::uint64_t v) {
 }
 
 /// Geometric centre and side of the node with key prefix `prefix` at `level`.
-NBODY_HD void cell_geometry(std::uint64_t prefix, int level, const Cube& c, double& cx, double& cy,
-                            double& cz, double& side) {
+NBODY_HD_INLINE void cell_geometry(std::uint64_t prefix, int level, const Cube& c, double& cx,
+                                   double& cy, double& cz, double& side) {
   const double cell = c.side / double(kKeyCells);
   side = c.side / double(std::uint64_t(1) << level);
   cx = c.x0 + double(compact_bits(prefix >> 2)) * cell + 0.5 * side;
@@ -110,8 +106,8 @@ NBODY_HD void cell_geometry(std::uint64_t prefix, int level, const Cube& c, doub
 
 /// Squared opening radius (l / theta + delta)^2, delta = |centre of mass - geometric centre|
 /// (Bonsai's criterion). theta <= 0 gives +inf: nothing is ever accepted (the direct sum).
-NBODY_HD double opening_radius2(double side, double theta, double comx, double comy, double comz,
-                                double cx, double cy, double cz) {
+NBODY_HD_INLINE double opening_radius2(double side, double theta, double comx, double comy,
+                                       double comz, double cx, double cy, double cz) {
   if (!(theta > 0)) return std::numeric_limits<double>::infinity();
   const double dx = comx - cx, dy = comy - cy, dz = comz - cz;
   const double r = side / theta + sqrt(dx * dx + dy * dy + dz * dz);
@@ -120,7 +116,7 @@ NBODY_HD double opening_radius2(double side, double theta, double comx, double c
 
 /// Squared distance from point p to the box [lo, hi] (0 inside).
 template <typename T>
-NBODY_HD T box_distance2(T px, T py, T pz, T lox, T loy, T loz, T hix, T hiy, T hiz) {
+NBODY_HD_INLINE T box_distance2(T px, T py, T pz, T lox, T loy, T loz, T hix, T hiy, T hiz) {
   const T dx = fmax(fmax(lox - px, px - hix), T(0));
   const T dy = fmax(fmax(loy - py, py - hiy), T(0));
   const T dz = fmax(fmax(loz - pz, pz - hiz), T(0));
@@ -138,7 +134,7 @@ struct Multipole {
 /// Adds the quadrupole of a point mass m at offset (dx, dy, dz) from the centre of mass
 /// (the parallel-axis term when merging children: d = child com - parent com).
 template <typename T>
-NBODY_HD void add_point_quadrupole(Multipole<T>& q, T m, T dx, T dy, T dz) {
+NBODY_HD_INLINE void add_point_quadrupole(Multipole<T>& q, T m, T dx, T dy, T dz) {
   const T r2 = dx * dx + dy * dy + dz * dz;
   q.qxx += m * (3 * dx * dx - r2);
   q.qyy += m * (3 * dy * dy - r2);
@@ -152,7 +148,8 @@ NBODY_HD void add_point_quadrupole(Multipole<T>& q, T m, T dx, T dy, T dz) {
 /// without G, softened like the direct sum (r^2 + eps^2). With d = com - x_i and r^2 = |d|^2 +
 /// eps^2: a = M d / r^3 - Q d / r^5 + 5/2 (d.Q.d) d / r^7.
 template <typename T, bool Quad>
-NBODY_HD void cell_interact(T xi, T yi, T zi, const Multipole<T>& c, T eps2, T& ax, T& ay, T& az) {
+NBODY_HD_INLINE void cell_interact(T xi, T yi, T zi, const Multipole<T>& c, T eps2, T& ax, T& ay,
+                                   T& az) {
   const T dx = c.x - xi, dy = c.y - yi, dz = c.z - zi;
   const T r2 = dx * dx + dy * dy + dz * dz + eps2;
   const T inv = T(1) / sqrt(r2);
