@@ -245,6 +245,12 @@ const SceneInfo& row(const std::string& name) {
 
 }  // namespace
 
+bool shows_structure(const Scene& s) {
+  if (!s.groups.empty()) return true;
+  return std::find(s.bodies.component.begin(), s.bodies.component.end(), Component::Disk) !=
+         s.bodies.component.end();
+}
+
 const std::vector<SceneInfo>& scene_table() {
   static const std::vector<SceneInfo> table = build_table();
   return table;
