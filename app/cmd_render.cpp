@@ -64,8 +64,10 @@ void register_gui_commands(CLI::App& app) {
   };
   auto st = std::make_shared<State>();
   add_launch_options(*cmd, st->launch);
-  cmd->add_option("--frames", st->opt.frames, "frames to render")
-      ->capture_default_str()
+  cmd->add_option("--frames", st->opt.frames,
+                  "frames to render (default: the scene's run length where it has one, e.g. a "
+                  "collision through its first pericentre and tails, in at most 240 frames; "
+                  "else 60)")
       ->check(CLI::Range(1, 10000000));
   cmd->add_option("--out", st->opt.out_dir, "output directory for PNG frames and summary.json")
       ->required();
@@ -85,7 +87,7 @@ void register_gui_commands(CLI::App& app) {
   cmd->add_option("--tree-cells", st->opt.tree_cells,
                   "tree kernels: draw the tree's cells as boxes down to DEPTH (0..8)")
       ->check(CLI::Range(0, 8));
-  cmd->callback([st] {
+  cmd->callback([st, cmd] {
     st->opt.interop = !st->no_interop;
     // the output directory is checked before the scene is built
     {
@@ -99,6 +101,16 @@ void register_gui_commands(CLI::App& app) {
     Launch l = make_launch(st->launch);
     if (!l.kernel_reason.empty())
       std::printf("kernel %s: %s\n", l.params.kernel.c_str(), l.kernel_reason.c_str());
+    // run length: the user's frames, else the scene's duration in frames of the user's steps
+    // per frame (or as many as keep to 240 frames)
+    if (cmd->count("--frames") == 0) {
+      const int per = cmd->count("--steps-per-frame") > 0 ? l.params.steps_per_frame : 0;
+      if (const RunPlan plan = plan_frames(l.scene, l.params.dt, per); plan.steps > 0) {
+        st->opt.frames = plan.frames;
+        l.params.steps_per_frame = plan.steps_per_frame;
+        std::printf("%s\n", plan.line.c_str());
+      }
+    }
     auto bar = std::make_shared<ProgressBar>("render", double(st->opt.frames));
     st->opt.progress = [bar](int done) { bar->update(done); };
     int rc = run_headless(l, st->opt);

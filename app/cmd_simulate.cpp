@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/commands.hpp"
 #include "app/launch.hpp"
@@ -12,14 +14,15 @@
 #include "sim/error.hpp"
 #include "sim/simulation.hpp"
 #include "sim/sky/ephemeris.hpp"
+#include "sim/structure.hpp"
 
 namespace nbody::app {
 namespace {
 
 struct SimulateOptions {
   LaunchOptions launch;
-  long long steps = 200;
-  long long every = 50;
+  std::optional<long long> steps;  ///< none: the scene's duration, else kDefaultSteps
+  std::optional<long long> every;  ///< none: 50, or about 20 reports in a long run
   std::string output;
   std::string output_format;
   bool list_scenes = false, list_kernels = false;
@@ -28,6 +31,8 @@ struct SimulateOptions {
 
 // above this N the potential energy is estimated from a sample of bodies (O(sample x N))
 constexpr std::size_t kExactDiagnostics = 65536;
+// run length and report interval when neither the user nor the scene gives one
+constexpr long long kDefaultSteps = 200, kDefaultEvery = 50;
 
 // diagnostics whose potential is estimated from the bodies `idx` against all (the rest is
 // exact, O(N)): W ~ (N / S) x sum over the sample of -1/2 G m_i sum_j m_j / sqrt(r² + ε²)
@@ -76,6 +81,40 @@ double norm(const std::array<double, 3>& v) {
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
+// one group's structure in the scene's length unit:
+// "galaxy 1: r10/50/90 1.52 / 8.31 / 21.4 kpc, disk thickness 0.213 kpc, v/sigma 3.41"
+std::string structure_line(const GroupStructure& g, const UnitSystem& u) {
+  char buf[256];
+  const auto& r = g.lagrangian;  // fractions 0.1, 0.25, 0.5, 0.75, 0.9
+  int len = std::snprintf(buf, sizeof buf, "%s: r10/50/90 %.3g / %.3g / %.3g %s", g.name.c_str(),
+                          r[0], r[2], r[4], u.length.c_str());
+  if (g.disk_bodies > 0 && len > 0 && len < static_cast<int>(sizeof buf))
+    std::snprintf(buf + len, sizeof buf - static_cast<std::size_t>(len),
+                  ", disk thickness %.3g %s, v/sigma %.3g", g.disk_thickness, u.length.c_str(),
+                  g.v_over_sigma);
+  return buf;
+}
+
+// the change over the run, per group:
+// "galaxy 1 r50 4.1 -> 4.3 kpc, thickness 0.14 -> 0.16 kpc, v/sigma 3.2 -> 2.1; galaxy 2 ..."
+std::string structure_summary(const std::vector<GroupStructure>& a,
+                              const std::vector<GroupStructure>& b, const UnitSystem& u) {
+  std::string out;
+  char buf[256];
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s%s r50 %.3g -> %.3g %s", i ? "; " : "", a[i].name.c_str(),
+                  a[i].lagrangian[2], b[i].lagrangian[2], u.length.c_str());
+    out += buf;
+    if (a[i].disk_bodies > 0) {
+      std::snprintf(buf, sizeof buf, ", thickness %.3g -> %.3g %s, v/sigma %.3g -> %.3g",
+                    a[i].disk_thickness, b[i].disk_thickness, u.length.c_str(), a[i].v_over_sigma,
+                    b[i].v_over_sigma);
+      out += buf;
+    }
+  }
+  return out;
+}
+
 void list_scenes() {
   std::printf("%-18s %-8s %s\n", "scene", "N", "description");
   for (const SceneInfo& s : scene_table()) {
@@ -102,8 +141,8 @@ void list_kernels() {
 }
 
 int simulate(const SimulateOptions& o) {
-  if (o.steps < 0) fail("--steps must be >= 0 (got ", o.steps, ")");
-  if (o.every < 1) fail("--every must be >= 1 (got ", o.every, ")");
+  if (o.steps && *o.steps < 0) fail("--steps must be >= 0 (got ", *o.steps, ")");
+  if (o.every && *o.every < 1) fail("--every must be >= 1 (got ", *o.every, ")");
   // the output is checked before the run, so a bad -o loses no work
   std::optional<io::Format> out_format;
   if (!o.output.empty()) {
@@ -134,6 +173,18 @@ int simulate(const SimulateOptions& o) {
     std::fprintf(log, "date: JD %.6f TT (%s)\n", l.scene.epoch_jd,
                  sky::utc_string(l.scene.epoch_jd).c_str());
   std::fprintf(log, "GPU: %s\n", cuda_device_summary().c_str());
+  // run length: the user's steps, else the scene's duration (collisions: through the first
+  // pericentre and the tails), else the default
+  long long steps = o.steps.value_or(kDefaultSteps);
+  if (!o.steps) {
+    if (const RunPlan plan = plan_run(l.scene, p.dt); plan.steps > 0) {
+      steps = plan.steps;
+      std::fprintf(log, "%s\n", plan.line.c_str());
+    }
+  }
+  // about 20 reports in a long run, in multiples of the default interval
+  const long long every = o.every.value_or(
+      std::max(kDefaultEvery, (steps / 20 + kDefaultEvery - 1) / kDefaultEvery * kDefaultEvery));
 
   Simulation sim(std::move(l.scene), p);
   const std::size_t n = sim.size();
@@ -158,6 +209,14 @@ int simulate(const SimulateOptions& o) {
     if (sample.empty()) return sim.diagnostics(p);
     return sampled_diagnostics(sim.bodies(), p.G, p.softening, sample);
   };
+  // structure of the galaxies (Lagrangian radii, disk thickness, v/sigma) at every report, per
+  // group of bodies, where the scene has groups or a disk: O(N log N)
+  const bool structure = diag && shows_structure(sim.scene());
+  auto measure = [&] { return measure_structure(sim.bodies(), sim.scene().groups); };
+  auto print_structure = [&](const std::vector<GroupStructure>& gs) {
+    for (const GroupStructure& g : gs)
+      std::fprintf(log, "%10s %s\n", "", structure_line(g, u).c_str());
+  };
   // print in chunks of `every` steps
   p.steps_per_frame = 1;
   double e0 = 0;
@@ -180,10 +239,15 @@ int simulate(const SimulateOptions& o) {
   const Diagnostics d0 = diagnostics();
   e0 = sample.empty() && diag ? sim.initial_energy() : d0.total;
   print(d0, 0.0);
-  ProgressBar bar("simulate", double(o.steps));
+  std::vector<GroupStructure> s0, s1;
+  if (structure) {
+    s0 = s1 = measure();
+    print_structure(s0);
+  }
+  ProgressBar bar("simulate", double(steps));
   long long done = 0;
-  while (done < o.steps) {
-    const long long chunk = std::min(o.every, o.steps - done);
+  while (done < steps) {
+    const long long chunk = std::min(every, steps - done);
     p.steps_per_frame = static_cast<int>(chunk);
     sim.step(p);
     done += chunk;
@@ -194,8 +258,13 @@ int simulate(const SimulateOptions& o) {
     if (!d.finite)
       fail("the simulation produced NaN/Inf at step ", sim.steps_done(),
            " (try a smaller --dt or a larger --softening)");
+    if (structure) {
+      s1 = measure();
+      print_structure(s1);
+    }
   }
   bar.finish();
+  if (structure) std::fprintf(log, "structure: %s\n", structure_summary(s0, s1, u).c_str());
   if (out_format) {
     io::SaveOptions so;
     so.run = run_record(sim);
@@ -213,11 +282,13 @@ void register_simulate_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("simulate", "run a scene without a window, printing diagnostics");
   add_launch_options(*cmd, o->launch);
-  cmd->add_option("--steps", o->steps, "integrator steps")
-      ->capture_default_str()
+  cmd->add_option("--steps", o->steps,
+                  "integrator steps (default: the scene's run length where it has one, e.g. a "
+                  "collision through its first pericentre and tails; else 200)")
       ->check(CLI::Range(0LL, 2147483647LL));
-  cmd->add_option("--every", o->every, "print diagnostics every this many steps")
-      ->capture_default_str()
+  cmd->add_option("--every", o->every,
+                  "print diagnostics every this many steps (default: 50, or about 20 reports in "
+                  "a long run)")
       ->check(CLI::Range(1LL, 2147483647LL));
   cmd->add_option("-o,--output", o->output,
                   "write the final state to this file ('-': CSV on standard output); units, G, "
@@ -227,8 +298,8 @@ void register_simulate_command(CLI::App& app) {
           {"csv", "bin", "binary", "tipsy", "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora"},
           CLI::ignore_case));
   cmd->add_flag("--no-diagnostics", o->no_diagnostics,
-                "skip energy and momentum (above N = 65,536 the potential is otherwise "
-                "estimated from a sample of bodies)");
+                "skip energy, momentum and the galaxies' structure (above N = 65,536 the "
+                "potential is otherwise estimated from a sample of bodies)");
   cmd->add_flag("--list-scenes", o->list_scenes, "list the preset scenes and their parameters");
   cmd->add_flag("--list-kernels", o->list_kernels, "list the force kernels and their tunables");
   cmd->callback([o]() {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <imgui.h>
 
@@ -658,26 +661,93 @@ void timings_section(Viewer& v) {
   wrapped(cuda_device_summary());
 }
 
+// several histories in one frame on a shared scale from 0, `label` at its top left (ImGui's
+// PlotLines draws one)
+void plot_histories(std::initializer_list<std::pair<const History*, ImU32>> series, float height,
+                    const char* label) {
+  const float w = ImGui::GetContentRegionAvail().x;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + w, p0.y + height);
+  ImGui::Dummy(ImVec2(w, height));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, p1, ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
+  float top = 0;
+  std::size_t count = 0;
+  for (const auto& [h, c] : series) {
+    top = std::max(top, h->max());
+    count = std::max(count, h->values().size());
+  }
+  top = std::max(top * 1.1f, 1e-30f);
+  for (const auto& [h, c] : series) {
+    const std::vector<float>& y = h->values();
+    if (y.size() < 2) continue;
+    std::vector<ImVec2> pts(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i)
+      pts[i] = ImVec2(p0.x + w * static_cast<float>(i) / static_cast<float>(count - 1),
+                      p1.y - height * std::clamp(y[i] / top, 0.0f, 1.0f));
+    dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), c, ImDrawFlags_None, 1.5f);
+  }
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), ImGui::GetColorU32(ImGuiCol_Text), label);
+}
+
+// per group: the Lagrangian radii and the disk's thickness over time, current values as text
+void structure_plots(Viewer& v) {
+  const auto& hist = v.structure_history();
+  const auto& now = v.state().structure;
+  if (hist.empty() || !now) {
+    ImGui::TextUnformatted("structure: measuring...");
+    return;
+  }
+  const char* len = v.scene().units.length.c_str();
+  const ImU32 dim = IM_COL32(110, 160, 230, 200), bright = IM_COL32(150, 210, 255, 255);
+  const ImU32 disk = IM_COL32(240, 190, 90, 255);
+  char buf[160];
+  for (std::size_t i = 0; i < hist.size() && i < now->groups.size(); ++i) {
+    const StructureHistory& h = hist[i];
+    const GroupStructure& g = now->groups[i];
+    // the name, then the radii and the disk with their current values as the plots' labels
+    ImGui::TextUnformatted(h.name.c_str());
+    const auto& r = g.lagrangian;  // fractions 0.1, 0.25, 0.5, 0.75, 0.9
+    std::snprintf(buf, sizeof buf, "r10/50/90 %.3g / %.3g / %.3g %s", r[0], r[2], r[4], len);
+    plot_histories({{&h.r10, dim}, {&h.r50, bright}, {&h.r90, dim}},
+                   3.5f * ImGui::GetTextLineHeight(), buf);
+    if (g.disk_bodies > 0) {
+      std::snprintf(buf, sizeof buf, "disk thickness %.3g %s, v/sigma %.3g", g.disk_thickness, len,
+                    g.v_over_sigma);
+      plot_histories({{&h.thickness, disk}}, 2.5f * ImGui::GetTextLineHeight(), buf);
+    }
+  }
+  help_marker(
+      "Lagrangian radii: the radii about each group's mass centre that hold 10, 50 and 90 % of "
+      "its mass. Disk thickness: the median height of its disk bodies above their mid-plane; "
+      "v/sigma: mean rotation over velocity dispersion between the radii holding 40 and 70 % of "
+      "the disk. A galaxy left alone keeps them; heating or a collision changes them. Plots: "
+      "since the start or reset, from 0 to the largest value; measured with the energy check "
+      "off the drawing thread (every k-th body above 262,144 bodies).");
+}
+
 void health_section(Viewer& v) {
   const auto& d = v.state().diag;
   if (v.size() > 262144) {
     wrapped("energy check off for N > 262,144 (O(N^2) on the CPU)");
-    return;
-  }
-  if (!d) {
+  } else if (!d) {
     ImGui::TextUnformatted("computing...");
-    return;
+  } else {
+    const auto& h = v.drift_history();
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "|dE/E0| = %.2e", h.last());
+    ImGui::PlotLines("drift", h.values().data(), static_cast<int>(h.values().size()), 0, overlay,
+                     0.0f, std::max(h.max() * 1.1f, 1e-12f), ImVec2(0, 50));
+    ImGui::Text("E0 = %.6g   E = %.6g", v.state().e0, d->total);
+    double p = std::sqrt(d->momentum[0] * d->momentum[0] + d->momentum[1] * d->momentum[1] +
+                         d->momentum[2] * d->momentum[2]);
+    ImGui::Text("|P| = %.3e   2K/|W| = %.3f", p, d->virial_ratio);
   }
-  const auto& h = v.drift_history();
-  char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "|dE/E0| = %.2e", h.last());
-  ImGui::PlotLines("drift", h.values().data(), static_cast<int>(h.values().size()), 0, overlay,
-                   0.0f, std::max(h.max() * 1.1f, 1e-12f), ImVec2(0, 50));
-  ImGui::Text("E0 = %.6g   E = %.6g", v.state().e0, d->total);
-  double p = std::sqrt(d->momentum[0] * d->momentum[0] + d->momentum[1] * d->momentum[1] +
-                       d->momentum[2] * d->momentum[2]);
-  ImGui::Text("|P| = %.3e   2K/|W| = %.3f", p, d->virial_ratio);
-  ImGui::Checkbox("check energy and NaN/Inf (twice a second)", &v.health);
+  // the galaxies' structure: scenes with groups or disk bodies
+  if (v.state().shows_structure && v.health) {
+    ImGui::Separator();
+    structure_plots(v);
+  }
+  ImGui::Checkbox("check energy, NaN/Inf, structure (2/s)", &v.health);
 }
 
 // a bar filling `frac` of the cell behind `text`, with an optional tick at `tick`

@@ -232,6 +232,20 @@ void Viewer::adopt_state(const SimUpdate& u) {
   }
   for (float d : u.drift)
     drift_.push(d);
+  for (const StructureSample& sample : u.structure) {
+    if (sample.reset_serial != seen_reset_) continue;  // measured before a reset or new scene
+    if (structure_.size() != sample.groups.size()) structure_.assign(sample.groups.size(), {});
+    for (std::size_t i = 0; i < sample.groups.size(); ++i) {
+      const GroupStructure& g = sample.groups[i];
+      StructureHistory& h = structure_[i];
+      h.name = g.name;
+      h.r10.push(static_cast<float>(g.lagrangian[0]));
+      h.r50.push(static_cast<float>(g.lagrangian[2]));
+      h.r90.push(static_cast<float>(g.lagrangian[4]));
+      if (g.disk_bodies > 0 && std::isfinite(g.disk_thickness))
+        h.thickness.push(static_cast<float>(g.disk_thickness));
+    }
+  }
   if (trails_on_ && u.trail_samples > 0 &&
       u.trail.size() == static_cast<std::size_t>(u.trail_samples) * state_.n * 3)
     trails_->push_many(u.trail.data(), u.trail_samples);
@@ -349,6 +363,7 @@ void Viewer::on_reset() {
   render_ms_.clear();
   interop_ms_.clear();
   drift_.clear();
+  structure_.clear();
   all_frame_ms_.clear();
   all_step_ms_.clear();
   batches_ = 0;

@@ -42,6 +42,14 @@ class History {
   std::vector<float> values_;
 };
 
+/// One group's structure over time for the health section's plots (one point per measurement,
+/// about twice a second while the simulation runs).
+struct StructureHistory {
+  std::string name;
+  History r10{600}, r50{600}, r90{600};  ///< Lagrangian radii holding 10, 50, 90 % of the mass
+  History thickness{600};                ///< median |z| of the disk bodies (none: empty)
+};
+
 /// Structural changes asked for by widgets and keys; turned into requests at one point in
 /// frame().
 struct PendingRequest {
@@ -148,6 +156,8 @@ class Viewer {
   const History& render_history() const { return render_ms_; }
   const History& interop_history() const { return interop_ms_; }
   const History& drift_history() const { return drift_; }
+  /// Per group, since the last new scene or reset (empty when the scene has no groups or disk).
+  const std::vector<StructureHistory>& structure_history() const { return structure_; }
   const ActivityMap& activity() const { return state_.map; }
   const ActivityMapParams& activity_params() const { return state_.map_params; }
   const render::DensityTexture& density() const { return *density_; }
@@ -224,6 +234,7 @@ class Viewer {
 
   FrameTimes times_;
   History frame_ms_, sim_ms_, render_ms_, interop_ms_, drift_{600};
+  std::vector<StructureHistory> structure_;
   std::vector<float> all_frame_ms_, all_step_ms_;
   long long batches_ = 0;
   double last_frame_time_ = -1;

@@ -13,6 +13,7 @@
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/sky/sbdb.hpp"
+#include "sim/units.hpp"
 
 namespace nbody::app {
 
@@ -189,6 +190,45 @@ void apply_tunables(const std::map<std::string, std::string>& given, const Kerne
     }
     p.tunables[key] = t->parse(text, option_name(key));
   }
+}
+
+std::string thousands(long long n) {
+  std::string s = std::to_string(n < 0 ? -n : n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return (n < 0 ? "-" : "") + s;
+}
+
+namespace {
+// "running 640 Myr (1,290 steps<detail>): <reason>"
+std::string plan_line(const Scene& scene, double dt, long long steps, const std::string& detail) {
+  return "running " + units::format_time_rounded(static_cast<double>(steps) * dt, scene.units) +
+         " (" + thousands(steps) + " steps" + detail + "): " + scene.duration_reason;
+}
+}  // namespace
+
+RunPlan plan_run(const Scene& scene, double dt) {
+  RunPlan r;
+  if (!(scene.duration > 0) || !(dt > 0)) return r;
+  const double steps = std::ceil(scene.duration / dt * (1 - 1e-12));
+  r.steps = static_cast<long long>(std::clamp(steps, 1.0, 2147483647.0));
+  r.line = plan_line(scene, dt, r.steps, "");
+  return r;
+}
+
+RunPlan plan_frames(const Scene& scene, double dt, int steps_per_frame, int max_frames) {
+  RunPlan r = plan_run(scene, dt);
+  if (r.steps == 0) return r;
+  // whole frames: the run ends at or just after the duration
+  const long long per =
+      steps_per_frame > 0 ? steps_per_frame : (r.steps + max_frames - 1) / std::max(max_frames, 1);
+  r.steps_per_frame = static_cast<int>(std::clamp(per, 1LL, 100000LL));
+  r.frames =
+      static_cast<int>(std::min((r.steps + r.steps_per_frame - 1) / r.steps_per_frame, 10000000LL));
+  r.steps = static_cast<long long>(r.frames) * r.steps_per_frame;
+  r.line = plan_line(scene, dt, r.steps,
+                     ", " + thousands(r.frames) + " frames of " + thousands(r.steps_per_frame));
+  return r;
 }
 
 io::LoadOptions load_options(const std::vector<std::string>& components,

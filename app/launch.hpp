@@ -66,6 +66,22 @@ struct Launch {
 };
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n = 65536,
                    std::size_t cpu_default_n = 16384);
+/// The run length `simulate` and `render` use when the user gives none: the scene's suggested
+/// duration (Scene::duration) in steps of dt, and the line that states it, e.g. "running 640 Myr
+/// (1,290 steps): first pericentre at ~170 Myr (...), then 470 Myr of tails (...)".
+struct RunPlan {
+  long long steps = 0;                  ///< 0: the scene suggests none (the command's default)
+  int frames = 0, steps_per_frame = 0;  ///< plan_frames(): frames of steps_per_frame steps
+  std::string line;
+};
+/// Steps of `dt` that cover the scene's duration (simulate).
+RunPlan plan_run(const Scene& scene, double dt);
+/// Frames of `steps_per_frame` steps (0: as few steps per frame as keep to `max_frames`
+/// frames) that cover the scene's duration (render).
+RunPlan plan_frames(const Scene& scene, double dt, int steps_per_frame, int max_frames = 240);
+/// "1,290"
+std::string thousands(long long n);
+
 /// Load options for a file from the launch options (components, units).
 io::LoadOptions load_options(const LaunchOptions& o);
 /// Load options for a file: components and input units from the command line, a progress bar

@@ -40,6 +40,31 @@ constexpr std::size_t kMaxDiagnosticsN = 262144;
 constexpr double kBatchBudgetS = 1.0 / 30.0;
 // more than this behind the chosen speed: drop the debt and say the kernel cannot keep up
 constexpr double kMaxDebtS = 0.5;
+// the structure is measured on at most this many bodies (every k-th body of each group above)
+constexpr std::size_t kMaxStructureN = 262144;
+
+// a copy of the bodies and groups for the structure measurement: all bodies up to
+// kMaxStructureN, else every k-th body of each group with its mass times k (so the mass
+// fractions of the Lagrangian radii stay those of the whole group)
+void structure_copy(const Bodies& b, const std::vector<BodyGroup>& groups, Bodies& out,
+                    std::vector<BodyGroup>& out_groups) {
+  const std::size_t n = b.size();
+  const std::size_t k = std::max<std::size_t>(1, (n + kMaxStructureN - 1) / kMaxStructureN);
+  out.reserve(n / k + groups.size() + 1);
+  auto take = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < std::min(end, n); i += k)
+      out.add(b.x[i], b.y[i], b.z[i], b.vx[i], b.vy[i], b.vz[i], b.m[i] * static_cast<double>(k),
+              b.component[i]);
+  };
+  if (groups.empty()) take(0, n);
+  for (const BodyGroup& g : groups) {
+    BodyGroup h = g;
+    h.begin = out.size();
+    take(g.begin, g.end);
+    h.end = out.size();
+    out_groups.push_back(h);
+  }
+}
 
 float percentile(std::vector<float> v, float p) {
   if (v.empty()) return 0;
@@ -93,6 +118,7 @@ SimRunner::~SimRunner() {
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (diag_future_.valid()) diag_future_.wait();
+  if (structure_future_.valid()) structure_future_.wait();
   if (sim_) sim_->backend().set_device_output({});
 }
 
@@ -125,8 +151,10 @@ SimUpdate SimRunner::take(SimState& state) {
   u.trail.swap(trail_pending_);
   u.trail_samples = std::exchange(trail_pending_samples_, 0);
   u.drift.swap(drift_pending_);
+  u.structure.swap(structure_pending_);
   trail_pending_.clear();
   drift_pending_.clear();
+  structure_pending_.clear();
   return u;
 }
 
@@ -261,6 +289,7 @@ void SimRunner::apply(const SimRequest& r) {
     case SimRequest::Kind::Reset: {
       if (diag_future_.valid()) diag_future_.wait();
       diag_future_ = {};
+      forget_structure();
       sim_->reset();
       active_.dt = scene_->dt;
       active_.softening = scene_->softening;
@@ -337,9 +366,11 @@ void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string&
   }
   if (diag_future_.valid()) diag_future_.wait();
   diag_future_ = {};
+  forget_structure();
   if (sim_) sim_->backend().set_device_output({});
   sim_ = std::move(sim);
   scene_ = std::move(scene_ptr);
+  shows_structure_ = shows_structure(*scene_);
   active_ = p;
   forget_kernel_views();
   ++scene_serial_;
@@ -510,6 +541,7 @@ void SimRunner::step_compare() {
 }
 
 void SimRunner::check_health(const SimControls& c, bool force) {
+  poll_structure();
   // a finished energy computation
   if (diag_future_.valid() &&
       diag_future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
@@ -562,6 +594,51 @@ void SimRunner::check_health(const SimControls& c, bool force) {
       return compute_diagnostics(snapshot, G, eps);
     });
   }
+  start_structure();
+}
+
+void SimRunner::poll_structure() {
+  if (!structure_future_.valid() ||
+      structure_future_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return;
+  try {
+    StructureSample s = structure_future_.get();
+    structure_local_.push_back(s);
+    structure_ = std::move(s);
+  } catch (const std::exception& e) {
+    set_error(std::string("structure diagnostics: ") + e.what());
+  }
+}
+
+void SimRunner::start_structure() {
+  // at most twice a second, once per state (not again while paused), one at a time, off this
+  // thread: O(N log N)
+  if (!shows_structure_ || structure_future_.valid() || structure_steps_ == sim_->steps_done())
+    return;
+  const double now = now_seconds();
+  if (structure_steps_ >= 0 && now - last_structure_ < 0.5) return;
+  last_structure_ = now;
+  structure_steps_ = sim_->steps_done();
+  auto bodies = std::make_shared<Bodies>();
+  auto groups = std::make_shared<std::vector<BodyGroup>>();
+  structure_copy(sim_->bodies(), scene_->groups, *bodies, *groups);
+  structure_future_ =
+      std::async(std::launch::async, [bodies, groups, serial = reset_serial_, t = sim_->time()] {
+        StructureSample s;
+        s.reset_serial = serial;
+        s.time = t;
+        s.groups = measure_structure(*bodies, *groups);
+        return s;
+      });
+}
+
+void SimRunner::forget_structure() {
+  // a measurement of the previous scene or run is not shown for the new one
+  if (structure_future_.valid()) structure_future_.wait();
+  structure_future_ = {};
+  structure_.reset();
+  structure_local_.clear();
+  structure_steps_ = -1;
 }
 
 void SimRunner::update_map(const SimControls& c, bool force) {
@@ -684,6 +761,8 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   s.pause_reason = pause_reason_;
   s.diag = diag_;
   s.e0 = e0_;
+  s.shows_structure = shows_structure_;
+  s.structure = structure_;
   if (s.map_version != map_version_) {
     s.map = map_;
     s.map_params = map_params_;
@@ -719,6 +798,11 @@ void SimRunner::publish(std::unique_lock<std::mutex>& lk) {
   trail_local_samples_ = 0;
   drift_pending_.insert(drift_pending_.end(), drift_local_.begin(), drift_local_.end());
   drift_local_.clear();
+  for (StructureSample& x : structure_local_)
+    structure_pending_.push_back(std::move(x));
+  structure_local_.clear();
+  if (structure_pending_.size() > 4096)
+    structure_pending_.erase(structure_pending_.begin(), structure_pending_.end() - 4096);
   // a UI that does not take for a long time keeps only the newest samples
   const std::size_t per_sample = 3 * std::max<std::size_t>(front_.n, 1);
   const std::size_t max_samples = 4096;

@@ -31,8 +31,16 @@
 #include "sim/kernel_compare.hpp"
 #include "sim/scene.hpp"
 #include "sim/simulation.hpp"
+#include "sim/structure.hpp"
 
 namespace nbody::app {
+
+/// The structure of the scene's groups of bodies at one simulated time (sim/structure.hpp).
+struct StructureSample {
+  long long reset_serial = 0;  ///< SimState::reset_serial it belongs to
+  double time = 0;
+  std::vector<GroupStructure> groups;
+};
 
 /// Settings the UI pushes every frame (continuous values; no structural change).
 struct SimControls {
@@ -45,7 +53,7 @@ struct SimControls {
   bool map_enabled = false;
   bool map_follow = true;  ///< refit the map bounds to the bodies about once a second
   ActivityMapParams map;
-  bool health = true;              ///< energy and NaN/Inf checks about twice a second
+  bool health = true;              ///< energy, NaN/Inf and structure checks about twice a second
   bool accuracy = true;            ///< force error vs the direct sum every few seconds
   bool tree_boxes = false;         ///< publish the tree kernel's cells for the wireframe
   int tree_depth = 4;              ///< deepest level of cells published
@@ -92,6 +100,10 @@ struct SimState {
   std::string pause_reason;
   std::optional<Diagnostics> diag;
   double e0 = 0;
+  /// Structure of the groups (scenes with groups or disk bodies: `shows_structure`), measured
+  /// with the health checks off this thread.
+  bool shows_structure = false;
+  std::optional<StructureSample> structure;
   // accuracy of the active kernel: per-body force error vs the direct sum on a sample
   std::optional<AccuracyReport> accuracy;
   double accuracy_wall = 0;  ///< monotonic seconds when it was measured
@@ -118,6 +130,7 @@ struct SimUpdate {
   std::vector<float> trail;  ///< trail_samples × n × 3 floats, oldest first
   int trail_samples = 0;
   std::vector<float> drift;  ///< |dE/E0| values
+  std::vector<StructureSample> structure;  ///< structure measurements, oldest first
 };
 
 class SimRunner {
@@ -165,6 +178,9 @@ class SimRunner {
   void run_batch(const SimControls& c, long long steps);
   void step_compare();
   void check_health(const SimControls& c, bool force);
+  void poll_structure();
+  void start_structure();
+  void forget_structure();
   void update_map(const SimControls& c, bool force);
   void update_accuracy(const SimControls& c);
   void update_tree(const SimControls& c);
@@ -186,6 +202,7 @@ class SimRunner {
   SimState front_;
   bool fresh_ = false;
   std::vector<float> trail_pending_, drift_pending_;
+  std::vector<StructureSample> structure_pending_;
   int trail_pending_samples_ = 0;
   int front_dev_ = 0;
   double batch_started_ = 0;  // monotonic seconds, 0 when idle
@@ -199,6 +216,7 @@ class SimRunner {
   std::vector<float> trail_local_;
   int trail_local_samples_ = 0, trail_phase_ = 0;
   std::vector<float> drift_local_;
+  std::vector<StructureSample> structure_local_;
   render::DeviceStaging staging_pos_[2], staging_speed_[2];
   int back_dev_ = 1;
   bool staging_failed_ = false;
@@ -218,6 +236,12 @@ class SimRunner {
   std::optional<Diagnostics> diag_;
   double e0_ = 0, last_health_ = 0;
   bool have_e0_ = false;
+  // structure (with the health checks): one measurement in flight, of a (strided) copy
+  std::future<StructureSample> structure_future_;
+  std::optional<StructureSample> structure_;
+  bool shows_structure_ = false;
+  long long structure_steps_ = -1;  // steps_done() of the last measurement started
+  double last_structure_ = 0;       // monotonic seconds when it started
   // map
   ActivityMap map_;
   ActivityMapParams map_params_;

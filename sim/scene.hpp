@@ -69,6 +69,10 @@ struct SceneInfo {
   std::function<Scene(const SceneParams&)> make;
 };
 
+/// Whether the structure diagnostics (sim/structure.hpp) apply to `s`: it names groups of
+/// bodies or has disk bodies.
+bool shows_structure(const Scene& s);
+
 /// Every scene generator.
 const std::vector<SceneInfo>& scene_table();
 /// Makes the scene `name` with `p`; throws nbody::Error naming the scene and bad parameter.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "sim/error.hpp"
 
@@ -90,23 +91,38 @@ Conversion conversion(const UnitSystem& from, const UnitSystem& to) {
   return c;
 }
 
-std::string format_time(double t, const UnitSystem& u) {
-  char buf[64];
-  if (!u.physical()) {
-    std::snprintf(buf, sizeof buf, "%.4g %s", t, u.time.c_str());
-    return buf;
-  }
+namespace {
+
+// `t` in a readable unit for the system: the value and the unit's label
+std::pair<double, std::string> readable_time(double t, const UnitSystem& u) {
+  if (!u.physical()) return {t, u.time};
   // pick a readable unit for the elapsed time in seconds
   const double s = t * u.time_s;
   const double a = std::fabs(s);
-  if (a < 2 * kDay)
-    std::snprintf(buf, sizeof buf, "%.4g h", s / 3600.0);
-  else if (a < 1000 * kDay)
-    std::snprintf(buf, sizeof buf, "%.5g days", s / kDay);
-  else if (a < 1e5 * kYear)
-    std::snprintf(buf, sizeof buf, "%.5g yr", s / kYear);
-  else
-    std::snprintf(buf, sizeof buf, "%.5g Myr", s / (1e6 * kYear));
+  if (a < 2 * kDay) return {s / 3600.0, "h"};
+  if (a < 1000 * kDay) return {s / kDay, "days"};
+  if (a < 1e5 * kYear) return {s / kYear, "yr"};
+  return {s / (1e6 * kYear), "Myr"};
+}
+
+}  // namespace
+
+std::string format_time(double t, const UnitSystem& u) {
+  const auto [v, label] = readable_time(t, u);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u.physical() ? "%.5g %s" : "%.4g %s", v, label.c_str());
+  return buf;
+}
+
+std::string format_time_rounded(double t, const UnitSystem& u, int digits) {
+  auto [v, label] = readable_time(t, u);
+  // round in the shown unit, so 259.1 Myr reads "260 Myr", not 2.6e+02
+  if (v != 0 && std::isfinite(v)) {
+    const double p = std::pow(10.0, std::floor(std::log10(std::fabs(v))) - (digits - 1));
+    v = std::round(v / p) * p;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g %s", v, label.c_str());
   return buf;
 }
 

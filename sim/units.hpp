@@ -44,6 +44,8 @@ Conversion conversion(const UnitSystem& from, const UnitSystem& to);
 
 /// Time in the system's own unit expressed in a readable unit ("12.3 days", "45.6 Myr").
 std::string format_time(double t, const UnitSystem& u);
+/// format_time() rounded to `digits` significant digits in the unit shown ("260 Myr", "4.7 T").
+std::string format_time_rounded(double t, const UnitSystem& u, int digits = 2);
 }  // namespace units
 
 }  // namespace nbody

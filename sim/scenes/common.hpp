@@ -81,6 +81,18 @@ inline Vec3 rotate_z(const Vec3& v, double a) {
 /// orbit in the xy plane, counter-clockwise; `mu` = G (m1 + m2), `rp` pericentre, `e` >= 0.
 void kepler_state(double mu, double rp, double e, double nu, Vec3& r, Vec3& v);
 
+/// Time a Kepler orbit takes from separation `r` (approaching) to its pericentre `rp`;
+/// `mu` = G (m1 + m2), 0 <= e <= 1. Parabolic: Barker's equation; elliptic: Kepler's equation
+/// (an `r` beyond the apocentre counts as the apocentre, `r` < rp as the pericentre).
+double time_to_pericentre(double mu, double rp, double e, double r);
+
+/// Sets the run length and window speed of a collision scene from `t_peri`, the time to the
+/// first pericentre, and `t_tails`, the time the tails then take to grow: duration and reason
+/// (naming where each comes from: `peri_from`, `tails_from`), and a speed that shows the
+/// approach in about 5 s and the tails in at least 6 s.
+void set_collision_timing(Scene& s, double t_peri, const std::string& peri_from, double t_tails,
+                          const std::string& tails_from);
+
 /// Centre-of-mass frame and a check that the result is valid (names the scene).
 void finish(Scene& s);
 

@@ -261,6 +261,23 @@ void place(Bodies& dst, const Bodies& b, double tilt, double azimuth, const Vec3
   }
 }
 
+// rotation period of the outer disk of a galaxy from make_galaxy (disk in the xy plane about
+// the origin): at the cylindrical radius holding 90 % of the disk bodies (`radius`), on the
+// circular orbit about the mass inside that sphere
+double outer_rotation_period(const Bodies& b, double G, double& radius) {
+  std::vector<double> rd;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (b.component[i] == Component::Disk) rd.push_back(std::hypot(b.x[i], b.y[i]));
+  if (rd.empty()) return 0;
+  const auto k = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(rd.size() - 1));
+  std::nth_element(rd.begin(), rd.begin() + k, rd.end());
+  radius = rd[static_cast<std::size_t>(k)];
+  double m = 0;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (std::hypot(b.x[i], b.y[i], b.z[i]) < radius) m += b.m[i];
+  return m > 0 ? 2 * kPi * std::sqrt(radius * radius * radius / (G * m)) : 0;
+}
+
 }  // namespace
 
 Scene make_disk_galaxy(const Params& p) {
@@ -321,6 +338,19 @@ Scene make_galaxy_collision(const Params& p) {
         {-f1 * vrel[0], -f1 * vrel[1], -f1 * vrel[2]});
   place(s.bodies, b2, p.get("tilt2") * kDeg, 0.0, {f2 * rel[0], f2 * rel[1], f2 * rel[2]},
         {f2 * vrel[0], f2 * vrel[1], f2 * vrel[2]});
+
+  // run length: the point-mass time to the first pericentre (live runs at N = 8,192 on
+  // cpu-barnes-hut meet within 2 % of it: 259 Myr against 257 from 80 kpc, 176 against 173
+  // from 60: the halos, cut at 30 kpc, overlap only in the last ~100 Myr), then two rotations
+  // of the outer disk, in which the tails grow to several disk radii (and the default orbit,
+  // decaying by dynamical friction, comes back at ~+370 Myr and merges)
+  const double t_peri = time_to_pericentre(G * mt, rp, e, sep);
+  double r_out = 0;
+  const double t_rot = outer_rotation_period(b1, G, r_out);
+  std::ostringstream tails;
+  tails.precision(1);
+  tails << "2 rotations of galaxy 1's outer disk at " << std::fixed << r_out << " kpc";
+  set_collision_timing(s, t_peri, "point-mass Kepler orbit of the centres", 2 * t_rot, tails.str());
 
   std::ostringstream d;
   d << "two disk galaxies (mass ratio " << q << ", tilts " << p.get("tilt1") << " and "

@@ -1,5 +1,6 @@
 // The scene table, parameter validation and the shared helpers of the generators.
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -69,6 +70,38 @@ void kepler_state(double mu, double rp, double e, double nu, Vec3& r, Vec3& v) {
   v = {-k * std::sin(nu), k * (e + std::cos(nu)), 0.0};
 }
 
+double time_to_pericentre(double mu, double rp, double e, double r) {
+  r = std::max(r, rp);
+  if (e >= 1.0 - 1e-9) {
+    // barker: r = rp (1 + D²) with D = tan(nu / 2), t = sqrt(2 rp³ / mu) (D + D³ / 3)
+    const double d = std::sqrt(r / rp - 1.0);
+    return std::sqrt(2.0 * rp * rp * rp / mu) * (d + d * d * d / 3.0);
+  }
+  if (e <= 0.0) return 0.0;  // circular: always at pericentre
+  // eccentric anomaly from r = a (1 - e cos E), written as 1 - cos E = (r - rp) / (a e) so it
+  // keeps its digits near e = 1
+  const double a = rp / (1.0 - e);
+  r = std::min(r, a * (1.0 + e));
+  const double big_e = 2.0 * std::asin(std::min(1.0, std::sqrt((r - rp) / (2.0 * a * e))));
+  // kepler: M = E - e sin E = (1 - e) sin E + (E - sin E), the last by its series for small E
+  const double e_minus_sin = big_e < 1e-2
+                                 ? big_e * big_e * big_e / 6.0 * (1.0 - big_e * big_e / 20.0)
+                                 : big_e - std::sin(big_e);
+  const double mean = (1.0 - e) * std::sin(big_e) + e_minus_sin;
+  return mean * std::sqrt(a * a * a / mu);
+}
+
+void set_collision_timing(Scene& s, double t_peri, const std::string& peri_from, double t_tails,
+                          const std::string& tails_from) {
+  // the window: the galaxies meet a few seconds after the start, and the tails grow slowly
+  // enough to watch (a machine that cannot keep up shows both slower)
+  s.speed = std::min(t_peri / 5.0, t_tails / 6.0);
+  s.duration = t_peri + t_tails;
+  s.duration_reason = "first pericentre at ~" + units::format_time_rounded(t_peri, s.units) + " (" +
+                      peri_from + "), then " + units::format_time_rounded(t_tails, s.units) +
+                      " of tails (" + tails_from + ")";
+}
+
 void finish(Scene& s) {
   s.bodies.to_centre_of_mass_frame();
   s.bodies.validate("scene '" + s.name + "'");
@@ -103,7 +136,9 @@ std::vector<SceneInfo> build_table() {
          60},
         {"pericentre", "pericentre (kpc)", "closest approach of the point-mass orbit", 1, 60, 8},
         {"mass_ratio", "mass ratio", "mass of galaxy 2 / mass of galaxy 1", 0.1, 1, 1},
-        {"separation", "separation (kpc)", "initial distance of the two centres", 20, 300, 80},
+        {"separation", "separation (kpc)",
+         "initial distance of the two centres (60: the halos, cut at 30 kpc, just touch)", 20, 300,
+         60},
         {"e", "orbit eccentricity", "1: parabolic; < 1: bound (start at most at apocentre)", 0.3, 1,
          1}},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
@@ -209,6 +244,12 @@ const SceneInfo& row(const std::string& name) {
 }
 
 }  // namespace
+
+bool shows_structure(const Scene& s) {
+  if (!s.groups.empty()) return true;
+  return std::find(s.bodies.component.begin(), s.bodies.component.end(), Component::Disk) !=
+         s.bodies.component.end();
+}
 
 const std::vector<SceneInfo>& scene_table() {
   static const std::vector<SceneInfo> table = build_table();

@@ -135,6 +135,13 @@ Scene make_toomre(const Params& p) {
   add_disk(s.bodies, n1, G, m1, rp, s.softening, i1 * kDeg, w1 * kDeg, x1, v1, rng);
   add_disk(s.bodies, n2, G, m2, rp, s.softening, i2 * kDeg, w2 * kDeg, x2, v2, rng);
 
+  // run length: the parabolic time to pericentre (exact for these point-mass cores), then two
+  // rotations of disk 1's outer ring (about the core of mass 1), in which the tails grow long
+  const double r_out = kOuter * rp;
+  set_collision_timing(s, time_to_pericentre(G * mt, rp, 1.0, r0), "parabolic orbit of the cores",
+                       2 * 2 * kPi * std::sqrt(r_out * r_out * r_out / (G * m1)),
+                       "2 rotations of disk 1's outer ring at 0.6 rp");
+
   std::ostringstream d;
   d << "Toomre & Toomre restricted encounter"
     << (preset == 1   ? " (Antennae-like)"

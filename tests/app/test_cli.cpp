@@ -239,3 +239,41 @@ TEST_F(Cli, DefaultKernelFollowsTheMeasuredCrossover) {
   const Result r = run("simulate --scene plummer -n 2048 --kernel cpu-openmp --steps 0");
   EXPECT_EQ(r.out.find("kernel cpu-openmp: "), std::string::npos) << r.out;
 }
+
+// issue 11: with no --steps a collision runs through its first pericentre and tails, saying so;
+// the structure of the galaxies is reported at every report and summed up at the end
+TEST_F(Cli, CollisionRunLengthFromTheOrbit) {
+  // a large dt keeps the planned run short (the plan is in steps of the dt given)
+  const Result r = run("simulate --kernel cpu-reference --scene galaxy-collision -n 512 --dt 0.02");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto at = r.out.find("running ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_NE(line.find(" Myr ("), std::string::npos) << line;
+  EXPECT_NE(line.find("first pericentre at ~"), std::string::npos) << line;
+  EXPECT_NE(line.find("of tails"), std::string::npos) << line;
+  // "(34 steps)": the last report is at that step
+  const auto open = line.find('('), sp = line.find(" steps)");
+  ASSERT_NE(sp, std::string::npos) << line;
+  const long long steps = std::stoll(line.substr(open + 1, sp - open - 1));
+  EXPECT_GT(steps, 20);
+  EXPECT_LT(steps, 60);
+  char row[32];
+  std::snprintf(row, sizeof row, "\n%10lld ", steps);
+  EXPECT_NE(r.out.find(row), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("r10/50/90 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("disk thickness "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nstructure: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" kpc, thickness "), std::string::npos) << r.out;
+
+  // steps given are kept; other scenes keep the default 200 steps
+  const Result given =
+      run("simulate --kernel cpu-reference --scene galaxy-collision -n 512 --steps 3 --every 3");
+  EXPECT_EQ(given.rc, 0) << given.out;
+  EXPECT_EQ(given.out.find("running "), std::string::npos) << given.out;
+  const Result plummer = run(std::string(kSim) + " --every 100");
+  EXPECT_EQ(plummer.rc, 0) << plummer.out;
+  EXPECT_EQ(plummer.out.find("running "), std::string::npos) << plummer.out;
+  EXPECT_NE(plummer.out.find("\n       200 "), std::string::npos) << plummer.out;
+  EXPECT_EQ(plummer.out.find("structure: "), std::string::npos) << plummer.out;
+}

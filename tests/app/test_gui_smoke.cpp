@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <stb_image.h>
 
@@ -77,4 +79,41 @@ TEST(GuiSmoke, NoDisplayPointsToHeadlessMode) {
   text.resize(std::fread(text.data(), 1, text.size(), f));
   std::fclose(f);
   EXPECT_NE(text.find("nbody render"), std::string::npos) << text;
+}
+
+// issue 11: `nbody render` without --frames covers a collision's run length (in frames of the
+// given --steps-per-frame), says so, and keeps --frames when given
+TEST(GuiSmoke, RenderRunsACollisionThroughItsTails) {
+  auto dir = std::filesystem::temp_directory_path() / "nbody_render_plan";
+  std::filesystem::create_directories(dir);
+  auto run = [&](const std::string& extra) {
+    const std::string log = (dir / "log.txt").string();
+    // a large dt keeps the run short: 10.5 T of the default toomre scene in steps of 0.5
+    const std::string cmd = kNbody +
+                            " render --kernel cpu-openmp --scene toomre -n 200 --dt 0.5 --width 64"
+                            " --height 64 --png-every 0 --no-energy --out " +
+                            (dir / "out").string() + " " + extra + " > " + log + " 2>&1";
+    const int rc = exit_code(std::system(cmd.c_str()));
+    FILE* f = std::fopen(log.c_str(), "r");
+    std::string text(1 << 16, '\0');
+    text.resize(f ? std::fread(text.data(), 1, text.size(), f) : 0);
+    if (f) std::fclose(f);
+    return std::make_pair(rc, text);
+  };
+  auto [rc, out] = run("");
+  if (rc != 0 && out.find("EGL") != std::string::npos && out.find("rendered") == std::string::npos)
+    GTEST_SKIP() << "no EGL context here: " << out;
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("running 11 T (22 steps, 22 frames of 1): first pericentre at ~4.7 T"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("rendered 22 frames"), std::string::npos) << out;
+  std::tie(rc, out) = run("--steps-per-frame 5");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("(25 steps, 5 frames of 5)"), std::string::npos) << out;
+  EXPECT_NE(out.find("rendered 5 frames"), std::string::npos) << out;
+  std::tie(rc, out) = run("--frames 3");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(out.find("running "), std::string::npos) << out;
+  EXPECT_NE(out.find("rendered 3 frames"), std::string::npos) << out;
 }

@@ -73,3 +73,63 @@ TEST(SimRunner, AccuracyAndTreeCellsOfABarnesHutRun) {
   EXPECT_EQ(st.accuracy->kernel, "cpu-openmp");
   EXPECT_LT(st.accuracy->error.median, 1e-5);  // the direct sum in float
 }
+
+// issue 11: the structure of a galaxy scene's groups is measured with the health checks, off
+// the simulation thread, once per state; a reset drops what was measured before it; scenes
+// without disk bodies or groups measure none
+TEST(SimRunner, StructureOfTheGalaxiesWithTheHealthChecks) {
+  SceneParams sp;
+  sp.n = 1200;
+  const Scene scene = make_scene("galaxy-collision", sp);
+  SimParams p = params_for_kernel(SimParams{}, "cpu-barnes-hut");
+  p.dt = scene.dt;
+  p.softening = scene.softening;
+  p.G = scene.units.G;
+  SimRunner r(scene, p, false);
+  SimControls c;
+  c.params = p;
+  c.health = true;
+  c.accuracy = false;
+  r.set_controls(c);
+  SimState st;
+  std::vector<StructureSample> samples;
+  for (int i = 0; i < 2000 && samples.size() < 3; ++i) {
+    r.run_frame();
+    for (StructureSample& x : r.take(st).structure)
+      samples.push_back(std::move(x));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_GE(samples.size(), 3u);
+  ASSERT_TRUE(st.structure.has_value());
+  EXPECT_TRUE(st.shows_structure);
+  const std::size_t groups = scene.groups.empty() ? 1 : scene.groups.size();
+  for (const StructureSample& x : samples) {
+    ASSERT_EQ(x.groups.size(), groups);
+    for (const GroupStructure& g : x.groups) {
+      EXPECT_GT(g.disk_bodies, 0u) << g.name;
+      EXPECT_GT(g.lagrangian[2], 0) << g.name;
+      EXPECT_LT(g.lagrangian[0], g.lagrangian[4]) << g.name;
+    }
+  }
+  // one sample per state: times increase
+  for (std::size_t i = 1; i < samples.size(); ++i)
+    EXPECT_GT(samples[i].time, samples[i - 1].time);
+
+  // reset: the next samples belong to the new run
+  const long long before = st.reset_serial;
+  r.request({SimRequest::Kind::Reset, {}, {}, {}, {}});
+  ASSERT_TRUE(run_until(r, st, [&](const SimState& s) {
+    return s.reset_serial > before && s.structure && s.structure->reset_serial == s.reset_serial;
+  }));
+
+  // a Plummer sphere has no disk and no groups: nothing is measured
+  SimRunner plummer(make_scene("plummer", sp), params_for_kernel(p, "cpu-openmp"), false);
+  plummer.set_controls(c);
+  SimState ps;
+  for (int i = 0; i < 5; ++i) {
+    plummer.run_frame();
+    EXPECT_TRUE(plummer.take(ps).structure.empty());
+  }
+  EXPECT_FALSE(ps.shows_structure);
+  EXPECT_FALSE(ps.structure.has_value());
+}

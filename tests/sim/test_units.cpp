@@ -56,3 +56,14 @@ TEST(Units, FormatTime) {
   EXPECT_NE(units::format_time(1.0, units::galactic()).find("Myr"), std::string::npos);
   EXPECT_NE(units::format_time(2.5, units::henon()).find("2.5"), std::string::npos);
 }
+
+TEST(Units, FormatTimeRounded) {
+  // rounded in the unit shown: 0.265 kpc/(km/s) is 259.1 Myr
+  EXPECT_EQ(units::format_time_rounded(0.265, units::galactic()), "260 Myr");
+  EXPECT_EQ(units::format_time_rounded(0.265, units::galactic(), 3), "259 Myr");
+  EXPECT_EQ(units::format_time_rounded(1.25, units::galactic()), "1200 Myr");
+  EXPECT_EQ(units::format_time_rounded(4.667, units::henon()), "4.7 T");
+  EXPECT_EQ(units::format_time_rounded(0.0123, units::henon()), "0.012 T");
+  EXPECT_EQ(units::format_time_rounded(3652.5, units::solar(), 1), "10 yr");
+  EXPECT_EQ(units::format_time_rounded(0, units::henon()), "0 T");
+}
