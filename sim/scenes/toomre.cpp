@@ -134,6 +134,8 @@ Scene make_toomre(const Params& p) {
   Rng rng(p.seed());
   add_disk(s.bodies, n1, G, m1, rp, s.softening, i1 * kDeg, w1 * kDeg, x1, v1, rng);
   add_disk(s.bodies, n2, G, m2, rp, s.softening, i2 * kDeg, w2 * kDeg, x2, v2, rng);
+  // the structure diagnostics follow each disk's massless stars (by number), not the cores
+  s.groups = {{"disk 1", 2, 2 + n1}, {"disk 2", 2 + n1, n}};
 
   // run length: the parabolic time to pericentre (exact for these point-mass cores), then two
   // rotations of disk 1's outer ring (about the core of mass 1), in which the tails grow long
