@@ -6,8 +6,10 @@
 // asymmetric drift, with radial dispersion from Toomre's Q (Hernquist 1993, ApJS 86, 389).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "sim/error.hpp"
 #include "sim/scenes/common.hpp"
@@ -40,8 +42,57 @@ struct GalaxyModel {
   double total_mass() const { return disk_mass + bulge_mass + halo_mass; }
 };
 
-// particle-number shares of the components (of those with mass)
-constexpr double kDiskShare = 0.5, kBulgeShare = 0.1, kHaloShare = 0.4;
+// counts and particle masses of one galaxy's components
+struct GalaxyCounts {
+  std::size_t disk = 0, bulge = 0, halo = 0;
+  double disk_mass = 0, bulge_mass = 0, halo_mass = 0;  // of one particle
+};
+
+// Every particle of a galaxy has the same mass, disk, bulge and halo alike; the counts follow
+// from the component masses (the default model: 16 % disk, 3 % bulge, 81 % halo). Halo
+// particles 6x as heavy as the disk's (the former fixed shares 50/10/40 %) heated the disk by
+// their two-body kicks (issue 11). Measured in docs/GALAXIES.md at N = 16384 and 65536: equal
+// masses gave the thinnest disk; halo particles 3x the disk's (2.2x as many disk particles) gave
+// the same v/sigma within the scatter of runs but a slightly thicker disk, and the former shares
+// a thicker and hotter one. Equal masses also leave no heavy species to heat the light ones
+// towards equipartition. The rounding remainder goes to the halo (the disk without a halo).
+GalaxyCounts galaxy_counts(const GalaxyModel& g, std::size_t n) {
+  GalaxyCounts c;
+  const double m = g.total_mass() / static_cast<double>(n);
+  c.bulge = static_cast<std::size_t>(std::llround(g.bulge_mass / m));
+  if (g.halo_mass > 0) {
+    c.disk = static_cast<std::size_t>(std::llround(g.disk_mass / m));
+    c.halo = n - std::min(n, c.disk + c.bulge);
+  } else {
+    c.disk = n - std::min(n, c.bulge);
+  }
+  if (c.disk < 1 || (g.bulge_mass > 0 && c.bulge < 1) || (g.halo_mass > 0 && c.halo < 1) ||
+      c.disk + c.bulge + c.halo != n)
+    fail("disk galaxy: N = ", n, " is too small for its components");
+  c.disk_mass = g.disk_mass / static_cast<double>(c.disk);
+  c.bulge_mass = c.bulge ? g.bulge_mass / static_cast<double>(c.bulge) : 0;
+  c.halo_mass = c.halo ? g.halo_mass / static_cast<double>(c.halo) : 0;
+  return c;
+}
+
+// the components with bodies of one or more galaxies' counts, masses summed over the galaxies
+std::vector<ComponentParticles> particles_of(const std::vector<GalaxyCounts>& gs) {
+  std::vector<ComponentParticles> out;
+  const auto add = [&](Component comp, std::size_t GalaxyCounts::*count,
+                       double GalaxyCounts::*mass) {
+    std::size_t n = 0;
+    double m = 0;
+    for (const GalaxyCounts& c : gs) {
+      n += c.*count;
+      m += static_cast<double>(c.*count) * c.*mass;
+    }
+    if (n > 0) out.push_back({comp, n, m / static_cast<double>(n)});
+  };
+  add(Component::Disk, &GalaxyCounts::disk, &GalaxyCounts::disk_mass);
+  add(Component::Bulge, &GalaxyCounts::bulge, &GalaxyCounts::bulge_mass);
+  add(Component::Dark, &GalaxyCounts::halo, &GalaxyCounts::halo_mass);
+  return out;
+}
 
 // modified bessel functions by quadrature (smooth periodic / decaying integrands: trapezoid
 // rules converge fast): I_n(x) = 1/pi int_0^pi e^{x cos t} cos(n t) dt,
@@ -124,13 +175,8 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
   const double disk_norm = 1.0 - (1.0 + g.disk_cut) * std::exp(-g.disk_cut);
   const double sigma0 = g.disk_mass / disk_norm / (2 * kPi * h * h);  // central surface density
 
-  // particle counts from the shares of the components that have mass
-  const double wb = g.bulge_mass > 0 ? kBulgeShare : 0, wh = g.halo_mass > 0 ? kHaloShare : 0;
-  const double wsum = kDiskShare + wb + wh;
-  const std::size_t nb = static_cast<std::size_t>(std::llround(n * wb / wsum));
-  const std::size_t nh = static_cast<std::size_t>(std::llround(n * wh / wsum));
-  const std::size_t nd = n - nb - nh;
-  if (nd < 1) fail("disk galaxy: N = ", n, " is too small for its components");
+  const GalaxyCounts counts = galaxy_counts(g, n);
+  const std::size_t nd = counts.disk, nb = counts.bulge, nh = counts.halo;
 
   // spherical enclosed mass of everything (disk as its mass inside a cylinder of radius r)
   auto disk_enclosed = [&](double r) {
@@ -261,25 +307,53 @@ void place(Bodies& dst, const Bodies& b, double tilt, double azimuth, const Vec3
   }
 }
 
-}  // namespace
-
-Scene make_disk_galaxy(const Params& p) {
-  const std::size_t n = p.n();
+// the disk-galaxy scene's model from its parameters
+GalaxyModel disk_galaxy_model(const Params& p) {
   GalaxyModel g;
   g.toomre_q = p.get("q");
   g.disk_mass = p.get("disk_mass");
   g.halo_mass = p.get("halo_mass");
   g.bulge_mass = p.get("bulge_mass");
+  return g;
+}
+
+// the collision's N of galaxy 1 and 2, split by mass so both have the same particle masses
+std::array<std::size_t, 2> collision_split(const Params& p) {
+  const std::size_t n = p.n();
+  const double q = p.get("mass_ratio");
+  const std::size_t n1 = static_cast<std::size_t>(std::llround(n / (1.0 + q)));
+  const std::size_t n2 = n - n1;
+  if (n2 < 16) fail("scene 'galaxy-collision': N = ", n, " is too small for mass ratio ", q);
+  return {n1, n2};
+}
+
+}  // namespace
+
+SceneParticles disk_galaxy_particles(const Params& p) {
+  return {units::galactic(), particles_of({galaxy_counts(disk_galaxy_model(p), p.n())})};
+}
+
+SceneParticles galaxy_collision_particles(const Params& p) {
+  const auto [n1, n2] = collision_split(p);
+  const GalaxyModel g1, g2 = g1.scaled(p.get("mass_ratio"));
+  return {units::galactic(), particles_of({galaxy_counts(g1, n1), galaxy_counts(g2, n2)})};
+}
+
+Scene make_disk_galaxy(const Params& p) {
+  const std::size_t n = p.n();
+  const GalaxyModel g = disk_galaxy_model(p);
   Scene s;
   s.name = "disk-galaxy";
   std::ostringstream d;
   d << "exponential disk (" << g.disk_mass << "e10 Msun, h = " << g.disk_scale
-    << " kpc) + Hernquist bulge + live dark halo, Q = " << g.toomre_q << ", " << n << " bodies";
+    << " kpc) + Hernquist bulge + live dark halo, Q = " << g.toomre_q << ", " << n
+    << " bodies: " << disk_galaxy_particles(p).summary();
   s.description = d.str();
   s.units = units::galactic();
   s.softening = galaxy_softening(n);
   Rng rng(p.seed());
   s.bodies = make_galaxy(g, n, s.units.G, s.softening, rng);
+  s.groups = {{"galaxy", 0, n}};
   s.dt = 5e-4;  // ~0.5 Myr; a rotation at 2 disk scale lengths is ~0.13 time units
   s.camera_distance = 40.0;
   s.trails = false;
@@ -302,9 +376,7 @@ Scene make_galaxy_collision(const Params& p) {
   const double G = s.units.G;
 
   // n split by mass so both galaxies have the same particle masses
-  const std::size_t n1 = static_cast<std::size_t>(std::llround(n / (1.0 + q)));
-  const std::size_t n2 = n - n1;
-  if (n2 < 16) fail("scene 'galaxy-collision': N = ", n, " is too small for mass ratio ", q);
+  const auto [n1, n2] = collision_split(p);
   const GalaxyModel g1, g2 = g1.scaled(q);
   s.softening = galaxy_softening(n1);
   Rng rng(p.seed());
@@ -321,11 +393,13 @@ Scene make_galaxy_collision(const Params& p) {
         {-f1 * vrel[0], -f1 * vrel[1], -f1 * vrel[2]});
   place(s.bodies, b2, p.get("tilt2") * kDeg, 0.0, {f2 * rel[0], f2 * rel[1], f2 * rel[2]},
         {f2 * vrel[0], f2 * vrel[1], f2 * vrel[2]});
+  s.groups = {{"galaxy 1", 0, n1}, {"galaxy 2", n1, n1 + n2}};
 
   std::ostringstream d;
   d << "two disk galaxies (mass ratio " << q << ", tilts " << p.get("tilt1") << " and "
     << p.get("tilt2") << " deg) on " << (e < 1 ? "an elliptic" : "a parabolic")
-    << " orbit, pericentre " << rp << " kpc, " << n << " bodies";
+    << " orbit, pericentre " << rp << " kpc, " << n
+    << " bodies: " << galaxy_collision_particles(p).summary();
   s.description = d.str();
   s.dt = 5e-4;
   s.camera_distance = 1.6 * sep;
