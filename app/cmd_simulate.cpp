@@ -120,6 +120,9 @@ void list_scenes() {
   for (const SceneInfo& s : scene_table()) {
     std::printf("%-18s %-8s %s\n", s.name.c_str(),
                 s.has_n ? std::to_string(s.default_n).c_str() : "fixed", s.description.c_str());
+    // particle masses at the default N, counted by the generator's own function
+    const std::string particles = scene_particles(s.name).summary();
+    if (!particles.empty()) std::printf("    particles: %s\n", particles.c_str());
     for (const SceneParamInfo& p : s.params)
       std::printf("    --param %s=%g  (%g..%g) %s\n", p.key.c_str(), p.def, p.min, p.max,
                   p.help.c_str());

@@ -78,4 +78,25 @@ const std::vector<SceneInfo>& scene_table();
 /// Makes the scene `name` with `p`; throws nbody::Error naming the scene and bad parameter.
 Scene make_scene(const std::string& name, const SceneParams& p = {});
 
+/// The bodies of one component of a generated scene: how many and the mass of each.
+struct ComponentParticles {
+  Component component = Component::Star;
+  std::size_t count = 0;  ///< in all galaxies of the scene together
+  double mass = 0;        ///< of one body in units.mass (galaxies of a pair differ by rounding)
+};
+
+/// Particle counts and masses of a scene's components.
+struct SceneParticles {
+  UnitSystem units;
+  std::vector<ComponentParticles> components;
+  /// One line, e.g. "disk 2,643 × 1.5e7 Msun, bulge 529 × 1.5e7 Msun, halo 13,212 × 1.5e7 Msun"
+  /// (masses in Msun where the units are physical); "" when there are no components.
+  std::string summary() const;
+};
+
+/// Per component, the bodies scene `name` makes with `p`, from the same function its generator
+/// counts them with (the galaxies); no components for the other scenes. Throws nbody::Error like
+/// make_scene() for an unknown scene or bad parameters. Cheap: generates no bodies.
+SceneParticles scene_particles(const std::string& name, const SceneParams& p = {});
+
 }  // namespace nbody

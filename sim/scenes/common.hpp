@@ -107,4 +107,8 @@ Scene make_disk_galaxy(const Params& p);
 Scene make_galaxy_collision(const Params& p);
 Scene make_toomre(const Params& p);
 
+// particle counts and masses of the galaxy scenes (the functions their generators count with)
+SceneParticles disk_galaxy_particles(const Params& p);
+SceneParticles galaxy_collision_particles(const Params& p);
+
 }  // namespace nbody::scenes

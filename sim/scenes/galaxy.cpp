@@ -6,8 +6,10 @@
 // asymmetric drift, with radial dispersion from Toomre's Q (Hernquist 1993, ApJS 86, 389).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "sim/error.hpp"
 #include "sim/scenes/common.hpp"
@@ -22,6 +24,22 @@ struct GalaxyModel {
   double bulge_mass = 0.8, bulge_scale = 0.5, bulge_cut = 6;                 // cut in kpc
   double halo_mass = 20, halo_scale = 10, halo_cut = 30;  // masses within the cut-offs
   double toomre_q = 1.5;
+  /// 0: live halo of particles; 1: rigid Hernquist halo; 2: rigid NFW halo (same mass and cut,
+  /// NFW scale = Hernquist scale / 2, which gives a similar inner rotation curve)
+  int halo = 0;
+  /// rigid halo only: the disk and bulge stars are massless tracers moving in the halo alone
+  bool massless = false;
+  bool rigid() const { return halo != 0; }
+  /// the rigid halo of this model centred on body `anchor`
+  RigidHalo rigid_halo(std::uint32_t anchor) const {
+    RigidHalo r;
+    r.profile = halo == 2 ? HaloProfile::Nfw : HaloProfile::Hernquist;
+    r.mass = halo_mass;
+    r.scale = halo == 2 ? 0.5 * halo_scale : halo_scale;
+    r.cut = halo_cut;
+    r.anchor = anchor;
+    return r;
+  }
   /// scales masses by `f` and lengths by f^(1/3) (same mean density and dynamical time)
   GalaxyModel scaled(double f) const {
     GalaxyModel g = *this;
@@ -40,8 +58,65 @@ struct GalaxyModel {
   double total_mass() const { return disk_mass + bulge_mass + halo_mass; }
 };
 
-// particle-number shares of the components (of those with mass)
-constexpr double kDiskShare = 0.5, kBulgeShare = 0.1, kHaloShare = 0.4;
+// counts and particle masses of one galaxy's components
+struct GalaxyCounts {
+  std::size_t disk = 0, bulge = 0, halo = 0;
+  double disk_mass = 0, bulge_mass = 0, halo_mass = 0;  // of one particle
+};
+
+// Every particle of a galaxy has the same mass, disk, bulge and halo alike; the counts follow
+// from the component masses (the default model: 16 % disk, 3 % bulge, 81 % halo). Halo
+// particles 6x as heavy as the disk's (the former fixed shares 50/10/40 %) heated the disk by
+// their two-body kicks (issue 11). Measured in docs/GALAXIES.md at N = 16384 and 65536: equal
+// masses gave the thinnest disk; halo particles 3x the disk's (2.2x as many disk particles) gave
+// the same v/sigma within the scatter of runs but a slightly thicker disk, and the former shares
+// a thicker and hotter one. Equal masses also leave no heavy species to heat the light ones
+// towards equipartition. The rounding remainder goes to the halo (the disk without a halo).
+// With a rigid halo one body is the halo's centre (massless) and the other n - 1 are stars.
+GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
+  GalaxyCounts c;
+  const bool massless = g.rigid() && g.massless;
+  if (g.rigid()) {
+    if (n < 3) fail("disk galaxy: N = ", n, " is too small for a rigid halo and its stars");
+    g.halo_mass = 0;
+    --n;
+  }
+  const double m = g.total_mass() / static_cast<double>(n);
+  c.bulge = static_cast<std::size_t>(std::llround(g.bulge_mass / m));
+  if (g.halo_mass > 0) {
+    c.disk = static_cast<std::size_t>(std::llround(g.disk_mass / m));
+    c.halo = n - std::min(n, c.disk + c.bulge);
+  } else {
+    c.disk = n - std::min(n, c.bulge);
+  }
+  if (c.disk < 1 || (g.bulge_mass > 0 && c.bulge < 1) || (g.halo_mass > 0 && c.halo < 1) ||
+      c.disk + c.bulge + c.halo != n)
+    fail("disk galaxy: N = ", n, " is too small for its components");
+  c.disk_mass = g.disk_mass / static_cast<double>(c.disk);
+  c.bulge_mass = c.bulge ? g.bulge_mass / static_cast<double>(c.bulge) : 0;
+  c.halo_mass = c.halo ? g.halo_mass / static_cast<double>(c.halo) : 0;
+  if (massless) c.disk_mass = c.bulge_mass = 0;
+  return c;
+}
+
+// the components with bodies of one or more galaxies' counts, masses summed over the galaxies
+std::vector<ComponentParticles> particles_of(const std::vector<GalaxyCounts>& gs) {
+  std::vector<ComponentParticles> out;
+  const auto add = [&](Component comp, std::size_t GalaxyCounts::*count,
+                       double GalaxyCounts::*mass) {
+    std::size_t n = 0;
+    double m = 0;
+    for (const GalaxyCounts& c : gs) {
+      n += c.*count;
+      m += static_cast<double>(c.*count) * c.*mass;
+    }
+    if (n > 0) out.push_back({comp, n, m / static_cast<double>(n)});
+  };
+  add(Component::Disk, &GalaxyCounts::disk, &GalaxyCounts::disk_mass);
+  add(Component::Bulge, &GalaxyCounts::bulge, &GalaxyCounts::bulge_mass);
+  add(Component::Dark, &GalaxyCounts::halo, &GalaxyCounts::halo_mass);
+  return out;
+}
 
 // modified bessel functions by quadrature (smooth periodic / decaying integrands: trapezoid
 // rules converge fast): I_n(x) = 1/pi int_0^pi e^{x cos t} cos(n t) dt,
@@ -124,20 +199,25 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
   const double disk_norm = 1.0 - (1.0 + g.disk_cut) * std::exp(-g.disk_cut);
   const double sigma0 = g.disk_mass / disk_norm / (2 * kPi * h * h);  // central surface density
 
-  // particle counts from the shares of the components that have mass
-  const double wb = g.bulge_mass > 0 ? kBulgeShare : 0, wh = g.halo_mass > 0 ? kHaloShare : 0;
-  const double wsum = kDiskShare + wb + wh;
-  const std::size_t nb = static_cast<std::size_t>(std::llround(n * wb / wsum));
-  const std::size_t nh = static_cast<std::size_t>(std::llround(n * wh / wsum));
-  const std::size_t nd = n - nb - nh;
-  if (nd < 1) fail("disk galaxy: N = ", n, " is too small for its components");
+  const GalaxyCounts counts = galaxy_counts(g, n);
+  const std::size_t nd = counts.disk, nb = counts.bulge, nh = counts.halo;
+  // the rigid halo's own profile (the field every kernel adds, sim/external_field.hpp)
+  const RigidHalo rigid = g.rigid_halo(0);
+  const ExternalField field = make_external_field({rigid}, 1.0);
+  auto halo_enclosed = [&](double r) {
+    return g.rigid() ? g.halo_mass * halo_fraction(field.shape[0], r) : halo.enclosed(r);
+  };
+  // the stars' own gravity (none when they are massless tracers)
+  const double self = g.rigid() && g.massless ? 0.0 : 1.0;
 
   // spherical enclosed mass of everything (disk as its mass inside a cylinder of radius r)
   auto disk_enclosed = [&](double r) {
     const double x = std::min(r / h, g.disk_cut);
     return g.disk_mass * (1.0 - (1.0 + x) * std::exp(-x)) / disk_norm;
   };
-  auto enclosed = [&](double r) { return disk_enclosed(r) + bulge.enclosed(r) + halo.enclosed(r); };
+  auto enclosed = [&](double r) {
+    return self * (disk_enclosed(r) + bulge.enclosed(r)) + halo_enclosed(r);
+  };
 
   // tables: jeans dispersion of bulge and halo, potential for escape speeds, disk rotation
   const double rmax = std::max({rcut, g.bulge_cut, g.halo_cut}) * 1.01;
@@ -151,7 +231,7 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
     for (std::size_t i = 0; i < nt; ++i)
       force[i] = G * enclosed(r[i]) * r[i] / std::pow(r[i] * r[i] + eps * eps, 1.5);
     // integrate inwards: potential and the jeans integrals of rho * g
-    phi[nt - 1] = -G * g.total_mass() / r[nt - 1];
+    phi[nt - 1] = -G * enclosed(r[nt - 1]) / r[nt - 1];
     double ib = 0, ih = 0;
     for (std::size_t i = nt - 1; i-- > 0;) {
       const double dr = r[i + 1] - r[i];
@@ -161,15 +241,17 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
       if (bulge.density(r[i]) > 0) s2_bulge[i] = ib / bulge.density(r[i]);
       if (halo.density(r[i]) > 0) s2_halo[i] = ih / halo.density(r[i]);
     }
-    // midplane circular speed: thin exponential disk (freeman 1970) + spheres, softened
+    // midplane circular speed: thin exponential disk (freeman 1970) + spheres, softened (the
+    // rigid halo's field is not softened)
     for (std::size_t i = 0; i < nt; ++i) {
       const double y = r[i] / (2 * h), soft = std::pow(r[i] / std::hypot(r[i], eps), 3);
       double vd2 = 0;
       if (y < 40)
-        vd2 = 4 * kPi * G * sigma0 * h * y * y *
+        vd2 = self * 4 * kPi * G * sigma0 * h * y * y *
               (bessel_i(0, y) * bessel_k(0, y) - bessel_i(1, y) * bessel_k(1, y));
-      const double vs2 = G * (bulge.enclosed(r[i]) + halo.enclosed(r[i])) / r[i];
-      vc2[i] = std::max(0.0, (vd2 + vs2) * soft);
+      const double vb2 = self * G * bulge.enclosed(r[i]) / r[i];
+      const double vh2 = G * halo_enclosed(r[i]) / r[i];
+      vc2[i] = std::max(0.0, (vd2 + vb2) * soft + vh2 * (g.rigid() ? 1.0 : soft));
     }
     // epicyclic frequency: kappa^2 = R d(Omega^2)/dR + 4 Omega^2
     for (std::size_t i = 0; i < nt; ++i) {
@@ -199,7 +281,7 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
   };
 
   // disk: exponential in R (inverse cumulative by bisection), sech^2 in z
-  const double md = g.disk_mass / static_cast<double>(nd);
+  const double md = counts.disk_mass;
   for (std::size_t i = 0; i < nd; ++i) {
     const double u = rng.uniform() * disk_norm;
     double lo = 0, hi = g.disk_cut;
@@ -208,14 +290,20 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
       ((1.0 - (1.0 + mid) * std::exp(-mid)) < u ? lo : hi) = mid;
     }
     const double R = 0.5 * (lo + hi) * h, ph = rng.uniform(0, 2 * kPi);
-    const double z = g.disk_height * std::atanh(std::clamp(2 * rng.uniform() - 1, -0.999, 0.999));
+    const double z =
+        self > 0 ? g.disk_height * std::atanh(std::clamp(2 * rng.uniform() - 1, -0.999, 0.999))
+                 : 0.8145 * g.disk_height * rng.normal();
     // local dispersions and mean rotation with the asymmetric drift
     const double sig = sigma0 * std::exp(-R / h);
     const double vc2R = tab.at(vc2, R), k2 = tab.at(kappa2, R);
     const double om2 = vc2R / std::max(R * R, 1e-12);
     double sr = s0 * std::exp(-R / (2 * h));
     sr = std::min(sr, 0.5 * std::sqrt(vc2R) + 1e-9);  // keep the centre from boiling over
-    const double sz = std::sqrt(kPi * G * sig * g.disk_height);
+    // vertical: the self-gravitating isothermal sheet, or for massless tracers the harmonic
+    // potential of the halo near the midplane (nu = Omega in a spherical potential) with the
+    // same median |z| (0.549 z0 for sech^2, 0.674 sigma for a gaussian)
+    const double sz =
+        self > 0 ? std::sqrt(kPi * G * sig * g.disk_height) : std::sqrt(om2) * 0.8145 * g.disk_height;
     const double ratio = om2 > 0 ? std::clamp(k2 / (4 * om2), 0.25, 1.0) : 1.0;
     const double sphi = sr * std::sqrt(ratio);
     const double vphi = std::sqrt(std::max(0.0, vc2R + sr * sr * (1.0 - ratio - 2.0 * R / h)));
@@ -226,10 +314,9 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
     b.add(R * c, R * s, z, vx, vy, vz, md, Component::Disk);
   }
   // spheres: hernquist radii, isotropic gaussian velocities with the jeans dispersion
-  auto add_sphere = [&](const Hernquist& hq, std::size_t count, double mass,
+  auto add_sphere = [&](const Hernquist& hq, std::size_t count, double m,
                         const std::vector<double>& s2, Component comp) {
     if (count == 0) return;
-    const double m = mass / static_cast<double>(count);
     for (std::size_t i = 0; i < count; ++i) {
       const double rr = hq.sample_radius(rng);
       const Vec3 d = rng.unit_vector();
@@ -239,8 +326,13 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
       b.add(rr * d[0], rr * d[1], rr * d[2], vx, vy, vz, m, comp);
     }
   };
-  add_sphere(bulge, nb, g.bulge_mass, s2_bulge, Component::Bulge);
-  add_sphere(halo, nh, g.halo_mass, s2_halo, Component::Dark);
+  add_sphere(bulge, nb, counts.bulge_mass, s2_bulge, Component::Bulge);
+  add_sphere(halo, nh, counts.halo_mass, s2_halo, Component::Dark);
+  // the rigid halo: its centre is a massless body at the galaxy's centre
+  if (g.rigid()) {
+    b.add(0, 0, 0, 0, 0, 0, 0, Component::Dark);
+    b.halos = {g.rigid_halo(static_cast<std::uint32_t>(b.size() - 1))};
+  }
   b.to_centre_of_mass_frame();
   return b;
 }
@@ -253,11 +345,16 @@ double galaxy_softening(std::size_t n) {
 // moves and rotates `b` (tilt about x, then azimuth about z) into the scene
 void place(Bodies& dst, const Bodies& b, double tilt, double azimuth, const Vec3& x,
            const Vec3& v) {
+  const std::size_t n0 = dst.size();
   for (std::size_t i = 0; i < b.size(); ++i) {
     const Vec3 p = rotate_z(rotate_x({b.x[i], b.y[i], b.z[i]}, tilt), azimuth);
     const Vec3 u = rotate_z(rotate_x({b.vx[i], b.vy[i], b.vz[i]}, tilt), azimuth);
     dst.add(p[0] + x[0], p[1] + x[1], p[2] + x[2], u[0] + v[0], u[1] + v[1], u[2] + v[2], b.m[i],
             b.component[i]);
+  }
+  for (RigidHalo hr : b.halos) {
+    hr.anchor += static_cast<std::uint32_t>(n0);
+    dst.halos.push_back(hr);
   }
 }
 
@@ -275,28 +372,81 @@ double outer_rotation_period(const Bodies& b, double G, double& radius) {
   double m = 0;
   for (std::size_t i = 0; i < b.size(); ++i)
     if (std::hypot(b.x[i], b.y[i], b.z[i]) < radius) m += b.m[i];
+  // a rigid halo's mass inside the sphere (its centre is the galaxy's, at the origin)
+  const ExternalField f = make_external_field(b.halos, 1.0);
+  for (int h = 0; h < f.count; ++h)
+    m += f.mass[h] * halo_fraction(f.shape[h], radius);
   return m > 0 ? 2 * kPi * std::sqrt(radius * radius * radius / (G * m)) : 0;
 }
 
-}  // namespace
-
-Scene make_disk_galaxy(const Params& p) {
-  const std::size_t n = p.n();
+// the disk-galaxy scene's model from its parameters
+GalaxyModel disk_galaxy_model(const Params& p) {
   GalaxyModel g;
   g.toomre_q = p.get("q");
   g.disk_mass = p.get("disk_mass");
   g.halo_mass = p.get("halo_mass");
   g.bulge_mass = p.get("bulge_mass");
+  g.halo = static_cast<int>(std::lround(p.get("halo")));
+  g.massless = std::lround(p.get("massless_stars")) != 0;
+  if (g.massless && !g.rigid())
+    fail("scene 'disk-galaxy': parameter 'massless_stars' needs a rigid halo (halo 1 or 2): a "
+         "live halo of particles is what would move them");
+  if (g.rigid() && !(g.halo_mass > 0))
+    fail("scene 'disk-galaxy': a rigid halo (halo ", g.halo, ") needs halo_mass > 0");
+  return g;
+}
+
+// "live dark halo", "rigid Hernquist halo" or "rigid NFW halo" (+ massless stars)
+std::string halo_label(const GalaxyModel& g) {
+  std::string l = g.halo == 0 ? "live dark halo" : g.halo == 1 ? "rigid Hernquist halo" : "rigid NFW halo";
+  if (g.massless) l += " (massless tracer stars)";
+  return l;
+}
+
+// galaxy 1 of the collision (galaxy 2 is it scaled by the mass ratio)
+GalaxyModel collision_model(const Params& p) {
+  GalaxyModel g;
+  g.halo = static_cast<int>(std::lround(p.get("halo")));
+  return g;
+}
+
+// the collision's N of galaxy 1 and 2, split by mass so both have the same particle masses
+std::array<std::size_t, 2> collision_split(const Params& p) {
+  const std::size_t n = p.n();
+  const double q = p.get("mass_ratio");
+  const std::size_t n1 = static_cast<std::size_t>(std::llround(n / (1.0 + q)));
+  const std::size_t n2 = n - n1;
+  if (n2 < 16) fail("scene 'galaxy-collision': N = ", n, " is too small for mass ratio ", q);
+  return {n1, n2};
+}
+
+}  // namespace
+
+SceneParticles disk_galaxy_particles(const Params& p) {
+  return {units::galactic(), particles_of({galaxy_counts(disk_galaxy_model(p), p.n())})};
+}
+
+SceneParticles galaxy_collision_particles(const Params& p) {
+  const auto [n1, n2] = collision_split(p);
+  const GalaxyModel g1 = collision_model(p), g2 = g1.scaled(p.get("mass_ratio"));
+  return {units::galactic(), particles_of({galaxy_counts(g1, n1), galaxy_counts(g2, n2)})};
+}
+
+Scene make_disk_galaxy(const Params& p) {
+  const std::size_t n = p.n();
+  const GalaxyModel g = disk_galaxy_model(p);
   Scene s;
   s.name = "disk-galaxy";
   std::ostringstream d;
   d << "exponential disk (" << g.disk_mass << "e10 Msun, h = " << g.disk_scale
-    << " kpc) + Hernquist bulge + live dark halo, Q = " << g.toomre_q << ", " << n << " bodies";
+    << " kpc) + Hernquist bulge + " << halo_label(g) << ", Q = " << g.toomre_q << ", " << n
+    << " bodies: " << disk_galaxy_particles(p).summary();
   s.description = d.str();
   s.units = units::galactic();
   s.softening = galaxy_softening(n);
   Rng rng(p.seed());
   s.bodies = make_galaxy(g, n, s.units.G, s.softening, rng);
+  s.groups = {{"galaxy", 0, n}};
   s.dt = 5e-4;  // ~0.5 Myr; a rotation at 2 disk scale lengths is ~0.13 time units
   s.camera_distance = 40.0;
   s.trails = false;
@@ -319,10 +469,8 @@ Scene make_galaxy_collision(const Params& p) {
   const double G = s.units.G;
 
   // n split by mass so both galaxies have the same particle masses
-  const std::size_t n1 = static_cast<std::size_t>(std::llround(n / (1.0 + q)));
-  const std::size_t n2 = n - n1;
-  if (n2 < 16) fail("scene 'galaxy-collision': N = ", n, " is too small for mass ratio ", q);
-  const GalaxyModel g1, g2 = g1.scaled(q);
+  const auto [n1, n2] = collision_split(p);
+  const GalaxyModel g1 = collision_model(p), g2 = g1.scaled(q);
   s.softening = galaxy_softening(n1);
   Rng rng(p.seed());
   const Bodies b1 = make_galaxy(g1, n1, G, s.softening, rng);
@@ -338,6 +486,7 @@ Scene make_galaxy_collision(const Params& p) {
         {-f1 * vrel[0], -f1 * vrel[1], -f1 * vrel[2]});
   place(s.bodies, b2, p.get("tilt2") * kDeg, 0.0, {f2 * rel[0], f2 * rel[1], f2 * rel[2]},
         {f2 * vrel[0], f2 * vrel[1], f2 * vrel[2]});
+  s.groups = {{"galaxy 1", 0, n1}, {"galaxy 2", n1, n1 + n2}};
 
   // run length: the point-mass time to the first pericentre (live runs at N = 8,192 on
   // cpu-barnes-hut meet within 2 % of it: 259 Myr against 257 from 80 kpc, 176 against 173
@@ -353,9 +502,10 @@ Scene make_galaxy_collision(const Params& p) {
   set_collision_timing(s, t_peri, "point-mass Kepler orbit of the centres", 2 * t_rot, tails.str());
 
   std::ostringstream d;
-  d << "two disk galaxies (mass ratio " << q << ", tilts " << p.get("tilt1") << " and "
+  d << "two disk galaxies with " << halo_label(g1) << "s (mass ratio " << q << ", tilts " << p.get("tilt1") << " and "
     << p.get("tilt2") << " deg) on " << (e < 1 ? "an elliptic" : "a parabolic")
-    << " orbit, pericentre " << rp << " kpc, " << n << " bodies";
+    << " orbit, pericentre " << rp << " kpc, " << n
+    << " bodies: " << galaxy_collision_particles(p).summary();
   s.description = d.str();
   s.dt = 5e-4;
   s.camera_distance = 1.6 * sep;

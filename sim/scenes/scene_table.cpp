@@ -140,7 +140,11 @@ std::vector<SceneInfo> build_table() {
          "initial distance of the two centres (60: the halos, cut at 30 kpc, just touch)", 20, 300,
          60},
         {"e", "orbit eccentricity", "1: parabolic; < 1: bound (start at most at apocentre)", 0.3, 1,
-         1}},
+         1},
+        {"halo", "dark halo",
+         "0: live (particles); 1: rigid Hernquist, 2: rigid NFW (an analytic field moving with "
+         "each galaxy: all bodies are stars)",
+         0, 2, 0}},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
       {"toomre",
@@ -167,16 +171,27 @@ std::vector<SceneInfo> build_table() {
         {"arg2", "disk 2 argument (deg)", "angle from disk 2's line of nodes to the pericentre",
          -180, 180, -30}},
        wrap<scenes::make_toomre>("toomre")});
+  // N = 65536: the disk's two-body heating falls as 1/N (median |z| 2.4x in 1 Gyr at 16384,
+  // 1.6x at 65536, docs/GALAXIES.md); a cpu-barnes-hut step takes ~0.17 s on 2 cores, a
+  // rotation at the half radius ~35 s
   t.push_back(
       {"disk-galaxy",
        "Disk galaxy",
        "exponential stellar disk + Hernquist bulge + live Hernquist dark halo, Toomre Q",
        true,
-       16384,
+       65536,
        {{"q", "Toomre Q", "radial velocity dispersion of the disk via Toomre's Q", 0.8, 3, 1.5},
         {"disk_mass", "disk mass (1e10 Msun)", "stellar disk mass", 0.5, 20, 4},
         {"halo_mass", "halo mass (1e10 Msun)", "dark halo mass within its cut-off", 0, 200, 20},
-        {"bulge_mass", "bulge mass (1e10 Msun)", "bulge mass", 0, 10, 0.8}},
+        {"bulge_mass", "bulge mass (1e10 Msun)", "bulge mass", 0, 10, 0.8},
+        {"halo", "dark halo",
+         "0: live (particles); 1: rigid Hernquist, 2: rigid NFW (an analytic field: all bodies "
+         "are stars, the disk stays cold at small N)",
+         0, 2, 0},
+        {"massless_stars", "massless stars",
+         "rigid halo only: 1 makes the stars massless tracers of the halo's field (no "
+         "self-gravity; costs O(N))",
+         0, 1, 0}},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
   t.push_back(
       {"solar-system",
@@ -254,6 +269,67 @@ bool shows_structure(const Scene& s) {
 const std::vector<SceneInfo>& scene_table() {
   static const std::vector<SceneInfo> table = build_table();
   return table;
+}
+
+namespace {
+
+// "16,384": a count with thousands separators
+std::string thousands(std::size_t n) {
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
+// "8.1e5": two significant digits, no '+' or leading zeros in the exponent
+std::string short_number(double v) {
+  if (!(v > 0) || !std::isfinite(v)) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+  int e = static_cast<int>(std::floor(std::log10(v)));
+  double m = std::round(v / std::pow(10.0, e) * 10) / 10;
+  if (m >= 10) m /= 10, ++e;
+  std::ostringstream os;
+  os << m;
+  if (e != 0) os << "e" << e;
+  return os.str();
+}
+
+// "halo" for the dark component, the component's name otherwise
+const char* particle_label(Component c) {
+  return c == Component::Dark ? "halo" : component_name(c);
+}
+
+}  // namespace
+
+std::string SceneParticles::summary() const {
+  // masses in Msun where the units have a physical size, else in the units' own mass unit
+  double to_msun = 1;
+  std::string unit = units.mass;
+  if (units.physical()) {
+    to_msun = units::conversion(units, units::solar()).mass;
+    unit = "Msun";
+  }
+  std::ostringstream os;
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const ComponentParticles& c = components[i];
+    os << (i ? ", " : "") << particle_label(c.component) << " " << thousands(c.count) << " × "
+       << short_number(c.mass * to_msun) << " " << unit;
+  }
+  return os.str();
+}
+
+SceneParticles scene_particles(const std::string& name, const SceneParams& p) {
+  const SceneInfo& info = row(name);
+  const Params params(info, p);
+  if (name == "disk-galaxy") return scenes::disk_galaxy_particles(params);
+  if (name == "galaxy-collision") return scenes::galaxy_collision_particles(params);
+  return {};
 }
 
 Scene make_scene(const std::string& name, const SceneParams& p) {
