@@ -65,13 +65,13 @@ struct GalaxyCounts {
 };
 
 // Every particle of a galaxy has the same mass, disk, bulge and halo alike; the counts follow
-// from the component masses (the default model: 16 % disk, 3 % bulge, 81 % halo). Halo
-// particles 6x as heavy as the disk's (the former fixed shares 50/10/40 %) heated the disk by
-// their two-body kicks (issue 11). Measured in docs/GALAXIES.md at N = 16384 and 65536: equal
-// masses gave the thinnest disk; halo particles 3x the disk's (2.2x as many disk particles) gave
-// the same v/sigma within the scatter of runs but a slightly thicker disk, and the former shares
-// a thicker and hotter one. Equal masses also leave no heavy species to heat the light ones
-// towards equipartition. The rounding remainder goes to the halo (the disk without a halo).
+// from the component masses (the default model: 16 % disk, 3 % bulge, 81 % halo). Measured in
+// docs/GALAXIES.md (1 Gyr of the isolated disk): at N = 16384 the former fixed shares 50/10/40 %
+// (halo particles 6x as heavy as the disk's) thickened the disk 2.64x, halo particles 3x the
+// disk's 2.50x, equal masses 2.43x, with v/sigma 3.9, 4.35 and 4.25; at N = 65536 the former
+// shares and equal masses end within the scatter of a run (1.61x and 1.57x). Equal masses also
+// leave no heavy species to heat the light ones towards equipartition. The rounding remainder
+// goes to the halo (to the disk when there is no halo).
 // With a rigid halo one body is the halo's centre (massless) and the other n - 1 are stars.
 GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
   GalaxyCounts c;
