@@ -299,11 +299,13 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
     const double om2 = vc2R / std::max(R * R, 1e-12);
     double sr = s0 * std::exp(-R / (2 * h));
     sr = std::min(sr, 0.5 * std::sqrt(vc2R) + 1e-9);  // keep the centre from boiling over
+    // massless tracers: Q means nothing without self-gravity; a cold disk, sigma_R = v_c / 10
+    if (self == 0) sr = 0.1 * std::sqrt(vc2R);
     // vertical: the self-gravitating isothermal sheet, or for massless tracers the harmonic
     // potential of the halo near the midplane (nu = Omega in a spherical potential) with the
     // same median |z| (0.549 z0 for sech^2, 0.674 sigma for a gaussian)
-    const double sz =
-        self > 0 ? std::sqrt(kPi * G * sig * g.disk_height) : std::sqrt(om2) * 0.8145 * g.disk_height;
+    const double sz = self > 0 ? std::sqrt(kPi * G * sig * g.disk_height)
+                               : std::sqrt(om2) * 0.8145 * g.disk_height;
     const double ratio = om2 > 0 ? std::clamp(k2 / (4 * om2), 0.25, 1.0) : 1.0;
     const double sphi = sr * std::sqrt(ratio);
     const double vphi = std::sqrt(std::max(0.0, vc2R + sr * sr * (1.0 - ratio - 2.0 * R / h)));
@@ -389,8 +391,9 @@ GalaxyModel disk_galaxy_model(const Params& p) {
   g.halo = static_cast<int>(std::lround(p.get("halo")));
   g.massless = std::lround(p.get("massless_stars")) != 0;
   if (g.massless && !g.rigid())
-    fail("scene 'disk-galaxy': parameter 'massless_stars' needs a rigid halo (halo 1 or 2): a "
-         "live halo of particles is what would move them");
+    fail(
+        "scene 'disk-galaxy': parameter 'massless_stars' needs a rigid halo (halo 1 or 2): a "
+        "live halo of particles is what would move them");
   if (g.rigid() && !(g.halo_mass > 0))
     fail("scene 'disk-galaxy': a rigid halo (halo ", g.halo, ") needs halo_mass > 0");
   return g;
@@ -398,7 +401,9 @@ GalaxyModel disk_galaxy_model(const Params& p) {
 
 // "live dark halo", "rigid Hernquist halo" or "rigid NFW halo" (+ massless stars)
 std::string halo_label(const GalaxyModel& g) {
-  std::string l = g.halo == 0 ? "live dark halo" : g.halo == 1 ? "rigid Hernquist halo" : "rigid NFW halo";
+  std::string l = g.halo == 0   ? "live dark halo"
+                  : g.halo == 1 ? "rigid Hernquist halo"
+                                : "rigid NFW halo";
   if (g.massless) l += " (massless tracer stars)";
   return l;
 }
@@ -502,9 +507,9 @@ Scene make_galaxy_collision(const Params& p) {
   set_collision_timing(s, t_peri, "point-mass Kepler orbit of the centres", 2 * t_rot, tails.str());
 
   std::ostringstream d;
-  d << "two disk galaxies with " << halo_label(g1) << "s (mass ratio " << q << ", tilts " << p.get("tilt1") << " and "
-    << p.get("tilt2") << " deg) on " << (e < 1 ? "an elliptic" : "a parabolic")
-    << " orbit, pericentre " << rp << " kpc, " << n
+  d << "two disk galaxies with " << halo_label(g1) << "s (mass ratio " << q << ", tilts "
+    << p.get("tilt1") << " and " << p.get("tilt2") << " deg) on "
+    << (e < 1 ? "an elliptic" : "a parabolic") << " orbit, pericentre " << rp << " kpc, " << n
     << " bodies: " << galaxy_collision_particles(p).summary();
   s.description = d.str();
   s.dt = 5e-4;

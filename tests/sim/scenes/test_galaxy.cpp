@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/backend.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/error.hpp"
+#include "sim/external_field.hpp"
 #include "sim/scene.hpp"
 #include "sim/structure.hpp"
 #include "tests/sim/scenes/evolve.hpp"
@@ -253,6 +255,87 @@ void expect_particles_as_counted(const std::string& name, const SceneParams& sp)
   EXPECT_LE(hi / lo, 3.0);
   EXPECT_NE(parts.summary().find("halo"), std::string::npos);
   EXPECT_NE(s.description.find(parts.summary()), std::string::npos) << s.description;
+}
+
+// the mean rotation speed of the disk bodies in cylindrical rings [2, 4), [4, 6), [6, 8) and
+// [8, 10) kpc about the halo's centre (body `c`), the disk in the xy plane
+std::vector<double> rotation_curve(const Bodies& b, std::size_t c) {
+  std::vector<double> sum(4, 0), count(4, 0);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b.component[i] != Component::Disk) continue;
+    const double x = b.x[i] - b.x[c], y = b.y[i] - b.y[c], R = std::hypot(x, y);
+    const int k = static_cast<int>(std::floor(R / 2.0)) - 1;
+    if (k < 0 || k > 3) continue;
+    sum[k] += (x * (b.vy[i] - b.vy[c]) - y * (b.vx[i] - b.vx[c])) / R;
+    count[k] += 1;
+  }
+  for (int k = 0; k < 4; ++k)
+    sum[k] = count[k] > 0 ? sum[k] / count[k] : 0;
+  return sum;
+}
+
+TEST(RigidHaloGalaxy, CircularSpeedIsTheHalosFormula) {
+  // the scene's rigid halo: v_c² = G M_full r / (r + a)² inside the cut (Hernquist 1990)
+  SceneParams sp;
+  sp.n = 2000;
+  sp.values = {{"halo", 1}, {"massless_stars", 1}};
+  const Scene s = make_scene("disk-galaxy", sp);
+  ASSERT_EQ(s.bodies.halos.size(), 1u);
+  const RigidHalo& h = s.bodies.halos[0];
+  EXPECT_EQ(h.profile, HaloProfile::Hernquist);
+  EXPECT_EQ(s.bodies.m[h.anchor], 0.0);
+  const double G = s.units.G, mf = h.mass * std::pow((h.cut + h.scale) / h.cut, 2);
+  for (double r : {1.0, 5.0, 12.0, 25.0})
+    EXPECT_NEAR(halo_circular_speed(h, G, r), std::sqrt(G * mf * r) / (r + h.scale), 1e-9 * 300)
+        << r;
+  // every star is massless, all the mass is the halo's
+  EXPECT_NEAR(s.bodies.total_mass(), h.mass, 1e-12);
+  // and a disk galaxy with massive stars in a rigid NFW halo has N - 1 stars of one mass
+  sp.values = {{"halo", 2}};
+  const Scene n = make_scene("disk-galaxy", sp);
+  ASSERT_EQ(n.bodies.halos.size(), 1u);
+  EXPECT_EQ(n.bodies.halos[0].profile, HaloProfile::Nfw);
+  std::size_t stars = 0;
+  for (std::size_t i = 0; i < n.bodies.size(); ++i)
+    stars += n.bodies.m[i] > 0;
+  EXPECT_EQ(stars, 1999u);
+  // massless stars need a rigid halo
+  sp.values = {{"massless_stars", 1}};
+  EXPECT_THROW(make_scene("disk-galaxy", sp), Error);
+}
+
+TEST(RigidHaloGalaxy, MasslessStarDiskKeepsItsRotationCurveAndThicknessForOneGyr) {
+  // 20,000 massless stars in the rigid Hernquist halo for 1 Gyr (2,050 steps of 0.49 Myr): the
+  // test-particle orbits of the field alone, O(N) a step
+  SceneParams sp;
+  sp.n = 20001;
+  sp.values = {{"halo", 1}, {"massless_stars", 1}};
+  const Scene s = make_scene("disk-galaxy", sp);
+  const std::size_t c = s.bodies.halos[0].anchor;
+  SimParams p = testing::params("cpu-openmp", s.dt, s.softening, s.units.G);
+  auto be = make_backend(p);
+  be->set_bodies(s.bodies);
+  const GroupStructure s0 = measure_structure(s.bodies, s.groups)[0];
+  const std::vector<double> v0 = rotation_curve(s.bodies, c);
+  // the initial rotation is the halo's circular speed less a small asymmetric drift
+  const RigidHalo& h = s.bodies.halos[0];
+  for (int k = 0; k < 4; ++k) {
+    const double vc = halo_circular_speed(h, s.units.G, 3.0 + 2.0 * k);
+    EXPECT_GT(v0[k], 0.85 * vc) << "ring " << k;
+    EXPECT_LT(v0[k], 1.01 * vc) << "ring " << k;
+  }
+  be->step(p, 2050);
+  Bodies out;
+  be->get_bodies(out);
+  const GroupStructure s1 = measure_structure(out, s.groups)[0];
+  const std::vector<double> v1 = rotation_curve(out, c);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_NEAR(v1[k], v0[k], 0.02 * v0[k]) << "ring " << k;
+  EXPECT_NEAR(s1.disk_thickness, s0.disk_thickness, 0.1 * s0.disk_thickness);
+  EXPECT_NEAR(s1.lagrangian[2], s0.lagrangian[2], 0.03 * s0.lagrangian[2]);
+  EXPECT_LT(tilt_degrees(s0.spin_axis, s1.spin_axis), 0.5);
+  // the halo stays put: the stars are massless
+  EXPECT_EQ(out.x[c], s.bodies.x[c]);
 }
 
 TEST(DiskGalaxy, ParticleMassesAsCountedAndWithinThreeToOne) {
