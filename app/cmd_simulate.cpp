@@ -34,49 +34,6 @@ constexpr std::size_t kExactDiagnostics = 65536;
 // run length and report interval when neither the user nor the scene gives one
 constexpr long long kDefaultSteps = 200, kDefaultEvery = 50;
 
-// diagnostics whose potential is estimated from the bodies `idx` against all (the rest is
-// exact, O(N)): W ~ (N / S) x sum over the sample of -1/2 G m_i sum_j m_j / sqrt(r² + ε²)
-Diagnostics sampled_diagnostics(const Bodies& b, double G, double eps,
-                                const std::vector<std::size_t>& idx) {
-  Diagnostics d;
-  const std::size_t n = b.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const double m = b.m[i];
-    const double v2 = b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i];
-    d.kinetic += 0.5 * m * v2;
-    d.momentum[0] += m * b.vx[i], d.momentum[1] += m * b.vy[i], d.momentum[2] += m * b.vz[i];
-    d.angular_momentum[0] += m * (b.y[i] * b.vz[i] - b.z[i] * b.vy[i]);
-    d.angular_momentum[1] += m * (b.z[i] * b.vx[i] - b.x[i] * b.vz[i]);
-    d.angular_momentum[2] += m * (b.x[i] * b.vy[i] - b.y[i] * b.vx[i]);
-    d.centre_of_mass[0] += m * b.x[i], d.centre_of_mass[1] += m * b.y[i],
-        d.centre_of_mass[2] += m * b.z[i];
-    d.mass += m;
-    if (!std::isfinite(b.x[i] + b.y[i] + b.z[i] + v2)) d.finite = false;
-  }
-  if (d.mass > 0)
-    for (int k = 0; k < 3; ++k) {
-      d.centre_of_mass[k] /= d.mass;
-      d.com_velocity[k] = d.momentum[k] / d.mass;
-    }
-  double w = 0;
-  const double e2 = eps * eps;
-#pragma omp parallel for reduction(+ : w) schedule(dynamic, 1)
-  for (std::size_t s = 0; s < idx.size(); ++s) {
-    const std::size_t i = idx[s];
-    double sum = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
-      sum += b.m[j] / std::sqrt(dx * dx + dy * dy + dz * dz + e2);
-    }
-    w += -0.5 * G * b.m[i] * sum;
-  }
-  d.potential = idx.empty() ? 0 : w * double(n) / double(idx.size());
-  d.total = d.kinetic + d.potential;
-  d.virial_ratio = d.potential != 0 ? 2 * d.kinetic / std::fabs(d.potential) : 0;
-  return d;
-}
-
 double norm(const std::array<double, 3>& v) {
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
@@ -210,7 +167,7 @@ int simulate(const SimulateOptions& o) {
       return d;
     }
     if (sample.empty()) return sim.diagnostics(p);
-    return sampled_diagnostics(sim.bodies(), p.G, p.softening, sample);
+    return compute_diagnostics(sim.bodies(), p.G, p.softening, &sample);
   };
   // structure of the galaxies (Lagrangian radii, disk thickness, v/sigma) at every report, per
   // group of bodies, where the scene has groups or a disk: O(N log N)

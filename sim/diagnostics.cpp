@@ -5,6 +5,11 @@
 namespace nbody {
 
 Diagnostics compute_diagnostics(const Bodies& b, double G, double softening) {
+  return compute_diagnostics(b, G, softening, nullptr);
+}
+
+Diagnostics compute_diagnostics(const Bodies& b, double G, double softening,
+                                const std::vector<std::size_t>* sample) {
   Diagnostics d;
   const long n = static_cast<long>(b.size());
   const double eps2 = softening * softening;
@@ -45,21 +50,39 @@ Diagnostics compute_diagnostics(const Bodies& b, double G, double softening) {
       d.centre_of_mass[k] /= d.mass;
       d.com_velocity[k] = d.momentum[k] / d.mass;
     }
-  // potential energy with the force's softened kernel, each pair once (rows paired for balance)
   double w = 0;
-  const long half = (n + 1) / 2;
-#pragma omp parallel for schedule(static) reduction(+ : w)
-  for (long k = 0; k < half; ++k) {
-    for (int which = 0; which < 2; ++which) {
-      const long i = which == 0 ? k : n - 1 - k;
-      if (which == 1 && i == k) break;
+  if (sample) {
+    // estimated from the sample's rows against every body: W ~ N / S x sum over the sample of
+    // -1/2 G m_i sum_j m_j / sqrt(r² + ε²)
+    const long ns = static_cast<long>(sample->size());
+#pragma omp parallel for reduction(+ : w) schedule(dynamic, 1)
+    for (long s = 0; s < ns; ++s) {
+      const long i = static_cast<long>((*sample)[s]);
       double row = 0;
-      for (long j = i + 1; j < n; ++j) {
+      for (long j = 0; j < n; ++j) {
+        if (j == i) continue;
         const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
-        const double r2 = dx * dx + dy * dy + dz * dz + eps2;
-        if (r2 > 0) row += b.m[j] / std::sqrt(r2);
+        row += b.m[j] / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
       }
-      w -= b.m[i] * row;
+      w -= 0.5 * b.m[i] * row;
+    }
+    w = ns > 0 ? w * static_cast<double>(n) / static_cast<double>(ns) : 0;
+  } else {
+    // potential energy with the force's softened kernel, each pair once (rows paired for balance)
+    const long half = (n + 1) / 2;
+#pragma omp parallel for schedule(static) reduction(+ : w)
+    for (long k = 0; k < half; ++k) {
+      for (int which = 0; which < 2; ++which) {
+        const long i = which == 0 ? k : n - 1 - k;
+        if (which == 1 && i == k) break;
+        double row = 0;
+        for (long j = i + 1; j < n; ++j) {
+          const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
+          const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+          if (r2 > 0) row += b.m[j] / std::sqrt(r2);
+        }
+        w -= b.m[i] * row;
+      }
     }
   }
   d.potential = G * w;

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "sim/bodies.hpp"
 
@@ -24,6 +25,10 @@ struct Diagnostics {
 /// Computes all diagnostics; O(N²) for the potential, parallel over OpenMP threads. Rigid halos
 /// (b.halos) add their mass, momenta, kinetic energy and field energy.
 Diagnostics compute_diagnostics(const Bodies& b, double G, double softening);
+/// The same with the bodies' pair potential estimated from the rows of `sample` (user indices)
+/// against all bodies, O(|sample| N), when `sample` is not null; everything else is exact.
+Diagnostics compute_diagnostics(const Bodies& b, double G, double softening,
+                                const std::vector<std::size_t>* sample);
 
 /// Relative energy drift (E - E0) / |E0| (absolute when E0 = 0).
 double relative_energy_drift(double e0, double e);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One run on the GPU machine for issue 11 (galaxies): the rigid-halo GPU tests, the isolated
+# disk galaxy for 1 Gyr with a live and a rigid halo at large N (docs/GALAXIES.md), and the
+# default collision run and frames with both halos. Binaries come prebuilt in build-dev/bin.
+#   carry: [".gl", "build-dev"]; bash scripts/device_galaxies.sh
+set -u
+cd "$(dirname "$0")/.."
+for f in .gl/*.deb; do dpkg -x "$f" / >/dev/null 2>&1; done
+ldconfig
+[ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+B=build-dev/bin
+OUT=${OUT:-out}
+mkdir -p "$OUT"
+nvidia-smi -L
+echo "== tests"
+for t in test_cuda_external_field test_cuda_barnes_hut; do
+  timeout 300 "$B/$t" --gtest_brief=1 > "$OUT/$t.log" 2>&1
+  echo "$t: rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/$t.log" | tr '\n' ' ')"
+  grep -E -A4 "Failure" "$OUT/$t.log" | head -20
+done
+echo "== isolated disk galaxy, 1 Gyr (2050 steps of 0.49 Myr), barnes-hut float, defaults"
+for run in "0 65536" "0 262144" "0 1048576" "1 65536" "1 1048576" "2 1048576"; do
+  set -- $run
+  echo "-- halo $1, N $2"
+  timeout 200 "$B/nbody" simulate --scene disk-galaxy -n "$2" --param halo="$1" \
+    --kernel barnes-hut --steps 2050 --every 410 2>&1 | grep -E "^ +[0-9]+ |galaxy:|^structure" |
+    tail -14
+done
+echo "== collision with defaults (duration from the orbit), 1M, barnes-hut"
+for h in 0 1; do
+  echo "-- halo $h"
+  timeout 200 "$B/nbody" simulate --scene galaxy-collision -n 1048576 --param halo=$h \
+    --kernel barnes-hut --every 100000 2>&1 | grep -E "running|^structure|ms/step" | tail -4
+  timeout 200 "$B/nbody" render --scene galaxy-collision -n 1048576 --param halo=$h \
+    --kernel barnes-hut --png-every 40 --out "$OUT/collision_halo$h" 2>&1 | tail -2
+done
