@@ -129,7 +129,7 @@ struct SimUpdate {
   bool fresh = false;        ///< the state is newer than the previous take
   std::vector<float> trail;  ///< trail_samples × n × 3 floats, oldest first
   int trail_samples = 0;
-  std::vector<float> drift;  ///< |dE/E0| values
+  std::vector<float> drift;                ///< |dE/E0| values
   std::vector<StructureSample> structure;  ///< structure measurements, oldest first
 };
 

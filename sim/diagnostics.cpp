@@ -13,12 +13,8 @@ Diagnostics compute_diagnostics(const Bodies& b, double G, double softening,
   Diagnostics d;
   const long n = static_cast<long>(b.size());
   const double eps2 = softening * softening;
-  // kinetic energy, momenta, centre of mass: one pass
-  for (long i = 0; i < n; ++i) {
-    const double m = b.m[i];
-    const double v2 = b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i];
-    if (!std::isfinite(v2) || !std::isfinite(b.x[i] + b.y[i] + b.z[i])) d.finite = false;
-    d.kinetic += 0.5 * m * v2;
+  // mass, momenta and centre of mass of mass m moving as body i
+  auto add_moving_mass = [&](double m, std::size_t i) {
     d.mass += m;
     d.momentum[0] += m * b.vx[i];
     d.momentum[1] += m * b.vy[i];
@@ -29,22 +25,17 @@ Diagnostics compute_diagnostics(const Bodies& b, double G, double softening,
     d.centre_of_mass[0] += m * b.x[i];
     d.centre_of_mass[1] += m * b.y[i];
     d.centre_of_mass[2] += m * b.z[i];
+  };
+  // kinetic energy, momenta, centre of mass: one pass
+  for (long i = 0; i < n; ++i) {
+    const double v2 = b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i];
+    if (!std::isfinite(v2) || !std::isfinite(b.x[i] + b.y[i] + b.z[i])) d.finite = false;
+    d.kinetic += 0.5 * b.m[i] * v2;
+    add_moving_mass(b.m[i], static_cast<std::size_t>(i));
   }
-  // rigid halos: their mass and motion are their anchors' (massless bodies)
-  for (const RigidHalo& h : b.halos) {
-    const std::size_t a = h.anchor;
-    const double m = h.mass;
-    d.mass += m;
-    d.momentum[0] += m * b.vx[a];
-    d.momentum[1] += m * b.vy[a];
-    d.momentum[2] += m * b.vz[a];
-    d.angular_momentum[0] += m * (b.y[a] * b.vz[a] - b.z[a] * b.vy[a]);
-    d.angular_momentum[1] += m * (b.z[a] * b.vx[a] - b.x[a] * b.vz[a]);
-    d.angular_momentum[2] += m * (b.x[a] * b.vy[a] - b.y[a] * b.vx[a]);
-    d.centre_of_mass[0] += m * b.x[a];
-    d.centre_of_mass[1] += m * b.y[a];
-    d.centre_of_mass[2] += m * b.z[a];
-  }
+  // rigid halos: their mass moves with their anchors (massless bodies)
+  for (const RigidHalo& h : b.halos)
+    add_moving_mass(h.mass, h.anchor);
   if (d.mass > 0)
     for (int k = 0; k < 3; ++k) {
       d.centre_of_mass[k] /= d.mass;

@@ -47,7 +47,8 @@ struct GroupStructure {
 
 /// Measures each group of `groups` (the whole set as one group named "all" when `groups` is
 /// empty). O(N log N).
-std::vector<GroupStructure> measure_structure(const Bodies& b, const std::vector<BodyGroup>& groups);
+std::vector<GroupStructure> measure_structure(const Bodies& b,
+                                              const std::vector<BodyGroup>& groups);
 
 /// Angle in degrees between two spin axes (for the disk's tilt since the start).
 double tilt_degrees(const std::array<double, 3>& a, const std::array<double, 3>& b);
