@@ -422,6 +422,11 @@ void display_section(Viewer& v) {
       "soft curve brings it to the screen, so dense cores keep their colour.");
   ImGui::SliderFloat("faint light", &v.tone.gamma, 1.0f, 3.0f, "%.2f");
   help_marker("Lifts faint light (tidal tails) without burning the cores.");
+  ImGui::Checkbox("HDR", &v.tone.hdr);
+  help_marker(
+      "Off: bodies go straight to the screen in 8 bits (bright cores clip to white; exposure, "
+      "faint light and glow do nothing). Cheaper on a weak GPU.");
+  ImGui::SameLine();
   ImGui::Checkbox("glow", &v.tone.glow);
   if (v.tone.glow) {
     ImGui::SameLine();
