@@ -152,9 +152,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
       for (const KernelInfo& k : kernel_table())
         // (naive and pairwise-atomic are lessons: never the fastest, pairwise-atomic refuses
         // N > 65,536)
-        if (k.gpu == cuda_available() && k.name != "cpu-reference" && k.name != "naive" &&
-            k.name != "pairwise-atomic")
-          kernels.push_back(k.name);
+        if (k.gpu == cuda_available() && !k.oracle && !k.lesson) kernels.push_back(k.name);
     }
     bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
     std::printf("nbody: measuring %zu kernel(s) at start-up...\n", kernels.size());
@@ -300,7 +298,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     while (!input.keys.empty()) {
       int key = input.keys.front();
       input.keys.pop_front();
-      if (key == GLFW_KEY_ESCAPE) panel.quit = true;
+      // Esc: never while a field is edited (it cancels the edit there), and it asks first
+      if (key == GLFW_KEY_ESCAPE && !io.WantTextInput && !panel.quit_dialog_open)
+        panel.ask_quit = true;
       if (key == GLFW_KEY_F12) panel.screenshot = true;
       if (io.WantCaptureKeyboard) continue;
       if (key == GLFW_KEY_SPACE) viewer.paused = !viewer.paused;
