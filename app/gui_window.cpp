@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "render/gl_check.hpp"  // glad before GLFW
 
@@ -141,6 +142,20 @@ int run_gui(const LaunchOptions& launch_options_in) {
   // scene when the command line names neither
   StartupChoice startup;
   bool generated = launch_options.load.empty();
+  // the galaxies in the window: rigid dark halos unless the command line says otherwise, so
+  // every body is a visible star (a live halo is 81 % of the bodies, all hidden, and a small
+  // machine would show a few hundred scattered dots)
+  const bool galaxies =
+      launch_options.scene == "galaxy-collision" || launch_options.scene == "disk-galaxy";
+  if (generated && galaxies &&
+      std::none_of(launch_options.scene_values.begin(), launch_options.scene_values.end(),
+                   [](const std::string& kv) { return kv.rfind("halo=", 0) == 0; })) {
+    launch_options.scene_values.push_back("halo=1");
+    std::printf(
+        "nbody: %s with rigid dark halos, all bodies stars (--param halo=0: a live "
+        "halo)\n",
+        launch_options.scene.c_str());
+  }
   const SceneInfo* scene_row = nullptr;
   for (const SceneInfo& s : scene_table())
     if (s.name == launch_options.scene) scene_row = &s;
@@ -155,10 +170,31 @@ int run_gui(const LaunchOptions& launch_options_in) {
         if (k.gpu == cuda_available() && !k.oracle && !k.lesson) kernels.push_back(k.name);
     }
     bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
-    std::printf("nbody: measuring %zu kernel(s) at start-up...\n", kernels.size());
+    std::printf("nbody: measuring at start-up...\n");
     std::fflush(stdout);
-    StartupMeasurement m = measure_startup(launch_options.scene, kernels, gpu ? 16384 : 1024,
-                                           gpu ? (1u << 20) : 65536, opt.target_step_ms);
+    // the scene's parameters as it will run (a bad value fails in make_launch below)
+    std::map<std::string, double> values;
+    for (const std::string& kv : launch_options.scene_values) {
+      const std::size_t eq = kv.find('=');
+      char* end = nullptr;
+      const double x = eq == std::string::npos ? 0 : std::strtod(kv.c_str() + eq + 1, &end);
+      if (eq != std::string::npos && end && *end == '\0') values[kv.substr(0, eq)] = x;
+    }
+    // on the CPU one fixed size for the machine's cores, the same every run (a race of timed
+    // kernels flips between sizes with the noise of a busy laptop); on a GPU the measurement
+    StartupMeasurement m;
+    if (gpu) {
+      m = measure_startup(launch_options.scene, kernels, 16384, 1u << 20, opt.target_step_ms,
+                          values);
+    } else {
+      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+      std::size_t n = 8192;
+      while (n < 65536 && n * 2 <= 8192u * std::max(1u, cores / 2))
+        n *= 2;
+      const std::string kernel =
+          launch_options.kernel.empty() ? std::string("cpu-barnes-hut") : launch_options.kernel;
+      m = measure_fixed_start(launch_options.scene, kernel, n, 1024, opt.target_step_ms, values);
+    }
     launch_options.n = m.n;
     launch_options.kernel = m.kernel;
     startup.measured = true;
@@ -489,6 +525,14 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["ui_frame_ms_max"] = worst;
     j["seconds"] = now_seconds() - start_time;
     j["first_frame_s"] = first_frame_s;
+    // what a person sees: the bodies of the components shown, and the window's size
+    long visible = 0;
+    for (Component c : viewer.scene().bodies.component)
+      visible += viewer.style.component_gain[static_cast<int>(c)] > 0;
+    j["visible_bodies"] = visible;
+    int win_w = 0, win_h = 0;
+    glfwGetWindowSize(window.w, &win_w, &win_h);
+    j["window"] = {win_w, win_h};
     j["sim_steps"] = st.steps;
     j["sim_batches"] = viewer.batches();
     j["sim_step_ms_median"] = median_of(viewer.all_step_ms());

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/backend.hpp"
+
 namespace {
 
 const std::string kNbody = std::string(NBODY_BINARY_DIR) + "/bin/nbody";
@@ -74,4 +76,30 @@ TEST(GuiThreaded, SolarSystemStartsInDoubleWithDateAndNames) {
   EXPECT_EQ(j["n"], 11);
   EXPECT_GT(j["sim_time"].get<double>(), 0.0);
   EXPECT_TRUE(std::filesystem::exists(shot));
+}
+
+// issue 20: the first start with no options shows galaxies: the collision with rigid halos (all
+// bodies stars), a fixed size for the machine on the CPU's Barnes-Hut (the same every run),
+// thousands of visible bodies; --stats says how many and the window's size
+TEST(GuiThreaded, DefaultStartShowsThousandsOfStars) {
+  if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
+  if (nbody::cuda_available()) GTEST_SKIP() << "a GPU measures its own start";
+  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_default";
+  std::filesystem::create_directories(dir);
+  auto stats = (dir / "stats.json").string();
+  std::filesystem::remove(stats);
+  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
+                    " --width 1024 --height 768 --exit-after 3 --stats " + stats + " > " +
+                    (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << (dir / "log.txt").string();
+  std::ifstream in(stats);
+  ASSERT_TRUE(in.good());
+  nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["scene"], "galaxy-collision");
+  EXPECT_EQ(j["kernel"], "cpu-barnes-hut");
+  EXPECT_GE(j["n"].get<long>(), 4096);
+  // rigid halos: every body a star but the two halos' centres
+  EXPECT_GE(j["visible_bodies"].get<long>(), j["n"].get<long>() - 2);
+  EXPECT_EQ(j["window"], nlohmann::json::array({1024, 768}));
+  EXPECT_GT(j["sim_steps"].get<long>(), 0);
 }
