@@ -552,6 +552,19 @@ int run_gui(const LaunchOptions& launch_options_in) {
     std::ofstream(opt.stats) << j.dump(2) << "\n";
     std::printf("nbody: stats written to %s\n", opt.stats.c_str());
   }
+  // a long step in progress is not waited for (a class would watch a frozen window until it
+  // ends): half a second for it to finish, then the process ends without joining the
+  // simulation thread (nothing of the run is saved at exit; a recording is closed first)
+  const double quit_time = now_seconds();
+  while (viewer.threaded() && viewer.batch_running_s() > 0 && now_seconds() - quit_time < 0.5)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (viewer.threaded() && viewer.batch_running_s() > 0) {
+    ffmpeg.close();
+    std::printf("nbody: quit without waiting for the step in progress (running for %.1f s)\n",
+                viewer.batch_running_s());
+    std::fflush(nullptr);
+    std::_Exit(exit_code);
+  }
   return exit_code;
 }
 
