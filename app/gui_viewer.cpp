@@ -182,9 +182,10 @@ void Viewer::send_requests() {
                               static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
     }
     follow = -1;
+    // the part of the window the panel leaves free (the view's centre is shifted into it)
+    const float free_w = std::max(static_cast<float>(last_w_) - view_offset_px, 0.25f * last_w_);
     if (pos.size() == 4 * state_.n)
-      camera_.fit(pos.data(), state_.n, 4,
-                  static_cast<float>(last_w_) / static_cast<float>(std::max(last_h_, 1)));
+      camera_.fit(pos.data(), state_.n, 4, free_w / static_cast<float>(std::max(last_h_, 1)));
   }
 }
 
