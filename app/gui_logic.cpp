@@ -78,9 +78,24 @@ std::string format_julian_date(double jd) {
   return buf;
 }
 
+std::string time_label(const UnitSystem& u) {
+  if (u.name == "henon") return "N-body time units";
+  return u.time.empty() ? "time units" : u.time;
+}
+
+std::string length_label(const UnitSystem& u) {
+  if (u.name == "henon") return "N-body length units";
+  return u.length.empty() ? "length units" : u.length;
+}
+
 std::string format_span(double t, const UnitSystem& u) {
-  if (!u.physical()) return number(t) + " " + (u.time.empty() ? "time units" : u.time);
+  if (!u.physical()) return number(t) + " " + time_label(u);
   double s = t * u.time_s, a = std::abs(s);
+  // a scene whose time unit is about a million years (the galaxies) speaks in Myr and Gyr only
+  if (u.time_s >= 1e4 * kYear) {
+    if (a < 1e9 * kYear) return number(s / (1e6 * kYear)) + " Myr";
+    return number(s / (1e9 * kYear)) + " Gyr";
+  }
   if (a < 3600.0) return plural(s / 60.0, "minute", "minutes");
   if (a < kDay * (1 - 1e-9)) return plural(s / 3600.0, "hour", "hours");
   if (a < 2 * kYear) return plural(s / kDay, "day", "days");

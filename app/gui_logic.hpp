@@ -43,6 +43,10 @@ float body_size_px(const std::string& name);
 double nice_length(double max_length);
 /// A length with its unit: "1 AU", "500 kpc", "0.2 length units".
 std::string format_length(double v, const std::string& unit);
+/// The unit names a person reads: "N-body time units" / "N-body length units" for Hénon units
+/// (G = 1), the system's own labels ("day", "AU", "kpc") otherwise.
+std::string time_label(const UnitSystem& u);
+std::string length_label(const UnitSystem& u);
 
 /// What a kernel does, for people (the table's description without internal notes such as
 /// "(seed 000)").

@@ -389,12 +389,14 @@ void physics_section(Viewer& v) {
     ImGui::SliderInt("steps per frame", &v.params.steps_per_frame, 1, 64);
   }
 
-  std::string dt_label = "dt [" + (u.time.empty() ? std::string("time unit") : u.time) + "]";
+  // short labels beside the fields ("N-body" for G = 1 units, whose names are T and L)
+  const bool nbody_units = u.name == "henon";
+  std::string dt_label = "dt [" + (nbody_units ? std::string("N-body") : time_label(u)) + "]";
   double dt = v.params.dt;
   if (ImGui::InputDouble(dt_label.c_str(), &dt, 0, 0, "%.4g") && dt > 0 && std::isfinite(dt))
     v.params.dt = dt;
   std::string eps_label =
-      "softening [" + (u.length.empty() ? std::string("length") : u.length) + "]";
+      "softening [" + (nbody_units ? std::string("N-body") : length_label(u)) + "]";
   double eps = v.params.softening;
   if (ImGui::InputDouble(eps_label.c_str(), &eps, 0, 0, "%.4g") && eps >= 0 && std::isfinite(eps))
     v.params.softening = eps;
@@ -1039,7 +1041,7 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
       dl->AddLine(ImVec2(b.x - px, b.y), b, col, 2.0f);
       dl->AddLine(ImVec2(b.x - px, b.y - 5), ImVec2(b.x - px, b.y + 5), col, 2.0f);
       dl->AddLine(ImVec2(b.x, b.y - 5), ImVec2(b.x, b.y + 5), col, 2.0f);
-      std::string t = format_length(len, scene.units.length);
+      std::string t = format_length(len, length_label(scene.units));
       ImVec2 ts = ImGui::CalcTextSize(t.c_str());
       dl->AddText(ImVec2(b.x - px * 0.5f - ts.x * 0.5f, b.y - ts.y - 6), col, t.c_str());
     }
