@@ -105,6 +105,8 @@ std::string format_span(double t, const UnitSystem& u) {
 }
 
 std::string format_speed(double sim_per_second, const UnitSystem& u) {
+  // a slider's text: the short name of N-body time
+  if (u.name == "henon") return "1 s = " + number(sim_per_second) + " N-body";
   return "1 s = " + format_span(sim_per_second, u);
 }
 

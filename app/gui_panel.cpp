@@ -167,9 +167,12 @@ void scene_section(Viewer& v, PanelState& s) {
       if (ImGui::InputInt("N", &n, 1024, 16384))
         v.preset_params.n = static_cast<std::size_t>(std::clamp(n, 2, 1 << 24));
     }
-    int seed = static_cast<int>(v.preset_params.seed);
-    if (ImGui::InputInt("seed", &seed))
-      v.preset_params.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    // a seed only where bodies are drawn at random (the scenes with a chosen N)
+    if (cur->has_n) {
+      int seed = static_cast<int>(v.preset_params.seed);
+      if (ImGui::InputInt("seed", &seed))
+        v.preset_params.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    }
     for (const auto& p : cur->params) {
       auto it = v.preset_params.values.find(p.key);
       double val = it != v.preset_params.values.end() ? it->second : p.def;
@@ -185,9 +188,12 @@ void scene_section(Viewer& v, PanelState& s) {
       if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
       ImGui::PopID();
     }
-    if (ImGui::Button("Start this scene")) v.pending.make_preset = true;
+    if (ImGui::Button("Start this scene")) {
+      v.pending.make_preset = true;
+      s.loading_file = false;
+    }
   } else {
-    wrapped("A file is loaded; pick a preset above to start a generated scene.");
+    wrapped(s.file_label + " is loaded; pick a preset above to start a generated scene.");
   }
 
   ImGui::Separator();
@@ -195,25 +201,30 @@ void scene_section(Viewer& v, PanelState& s) {
   help_marker(
       "CSV, native binary, Tipsy (either byte order) or an AGORA directory; the format is "
       "detected");
-  ImGui::TextUnformatted("AGORA:");
-  ImGui::SameLine();
-  ImGui::Checkbox("disk", &v.load_options.agora_disk);
-  ImGui::SameLine();
-  ImGui::Checkbox("bulge", &v.load_options.agora_bulge);
-  ImGui::SameLine();
-  ImGui::Checkbox("halo", &v.load_options.agora_halo);
-  ImGui::SameLine();
-  ImGui::Checkbox("gas##agora", &v.load_options.agora_gas);
-  ImGui::TextUnformatted("Tipsy:");
-  ImGui::SameLine();
-  ImGui::Checkbox("star", &v.load_options.tipsy_star);
-  ImGui::SameLine();
-  ImGui::Checkbox("dark", &v.load_options.tipsy_dark);
-  ImGui::SameLine();
-  ImGui::Checkbox("gas##tipsy", &v.load_options.tipsy_gas);
+  // which particles of an AGORA directory or a Tipsy file: folded away (most files have none)
+  if (ImGui::TreeNode("components of AGORA and Tipsy files")) {
+    ImGui::TextUnformatted("AGORA:");
+    ImGui::SameLine();
+    ImGui::Checkbox("disk", &v.load_options.agora_disk);
+    ImGui::SameLine();
+    ImGui::Checkbox("bulge", &v.load_options.agora_bulge);
+    ImGui::SameLine();
+    ImGui::Checkbox("halo", &v.load_options.agora_halo);
+    ImGui::SameLine();
+    ImGui::Checkbox("gas##agora", &v.load_options.agora_gas);
+    ImGui::TextUnformatted("Tipsy:");
+    ImGui::SameLine();
+    ImGui::Checkbox("star", &v.load_options.tipsy_star);
+    ImGui::SameLine();
+    ImGui::Checkbox("dark", &v.load_options.tipsy_dark);
+    ImGui::SameLine();
+    ImGui::Checkbox("gas##tipsy", &v.load_options.tipsy_gas);
+    ImGui::TreePop();
+  }
   if (ImGui::Button("Load file") && s.load_path[0]) {
     v.load_path = s.load_path;
     v.pending.load_file = true;
+    s.loading_file = true;
   }
 }
 

@@ -288,7 +288,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   for (std::size_t i = 0; i < scene_table().size(); ++i)
     if (scene_table()[i].name == launch.scene.name && launch_options.load.empty())
       panel.scene_index = static_cast<int>(i);
-  panel.file_label = "file: " + std::filesystem::path(launch_options.load).filename().string();
+  panel.file_label = "file: " + std::filesystem::path(launch_options.load).filename().string() +
+                     ", N = " + with_commas(viewer.size());
   viewer.preset_name = launch_options.scene;
   viewer.preset_params.n = launch_options.n ? launch_options.n : launch.scene.bodies.size();
   viewer.preset_params.seed = launch_options.seed;
@@ -387,16 +388,22 @@ int run_gui(const LaunchOptions& launch_options_in) {
     // a loaded file clears the preset shown in the Scene box
     if (viewer.state().scene_serial != seen_scene) {
       seen_scene = viewer.state().scene_serial;
+      // a loaded file is a file even when it was written from a preset (its name says plummer)
       bool preset = false;
-      for (std::size_t i = 0; i < scene_table().size(); ++i)
-        if (scene_table()[i].name == viewer.scene().name) {
-          panel.scene_index = static_cast<int>(i);
-          preset = true;
-        }
+      if (!panel.loading_file)
+        for (std::size_t i = 0; i < scene_table().size(); ++i)
+          if (scene_table()[i].name == viewer.scene().name) {
+            panel.scene_index = static_cast<int>(i);
+            preset = true;
+          }
       if (!preset) {
         panel.scene_index = -1;
-        panel.file_label = "file: " + std::filesystem::path(viewer.load_path).filename().string();
+        panel.file_label = "file: " + std::filesystem::path(viewer.load_path).filename().string() +
+                           ", N = " + with_commas(viewer.size());
       }
+      panel.loading_file = false;
+      // what the start-up chose no longer describes this scene
+      viewer.startup = {};
     }
 
     // draw the bodies; recorded frames are centred (the projection is not shifted for the panel)
