@@ -22,8 +22,13 @@ GuiOptions& gui_options() {
 void register_gui_commands(CLI::App& app) {
   // window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
   GuiOptions& g = gui_options();
-  app.add_option("--width", g.width, "window width")->capture_default_str()->group("Window");
-  app.add_option("--height", g.height, "window height")->capture_default_str()->group("Window");
+  app.add_option("--width", g.width,
+                 "window width (default: the last size, else 1600, within the screen's work area)")
+      ->check(CLI::Range(320, 16384))
+      ->group("Window");
+  app.add_option("--height", g.height, "window height (default: the last size, else 900)")
+      ->check(CLI::Range(240, 16384))
+      ->group("Window");
   app.add_option("--smoke-test", g.smoke_frames,
                  "run FRAMES frames, write --screenshot, quit (for tests)")
       ->group("Window");
@@ -47,6 +52,9 @@ void register_gui_commands(CLI::App& app) {
   app.add_option("--tree-cells", g.tree_cells,
                  "tree kernels: start with the tree's cells drawn as boxes down to DEPTH (0..8)")
       ->check(CLI::Range(0, 8))
+      ->group("Window");
+  app.add_flag("--projector", g.projector,
+               "projector mode: larger text and a high-contrast panel (also in Display)")
       ->group("Window");
   app.add_flag("--gl-debug", g.gl_debug,
                "OpenGL debug context: print every driver message (errors, undefined behaviour, "

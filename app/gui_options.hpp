@@ -7,11 +7,12 @@
 namespace nbody::app {
 
 struct GuiOptions {
-  int width = 1600, height = 900;
+  int width = 0, height = 0;       ///< 0: the last size, else 1600x900, within the work area
   int smoke_frames = 0;            ///< > 0: run this many frames, write --screenshot, quit
   std::string screenshot;          ///< PNG written after the smoke frames
   bool no_interop = false;         ///< force device -> host -> GL copies
   bool gl_debug = false;           ///< debug context, GL messages printed, errors counted
+  bool projector = false;          ///< start in projector mode (large text, high contrast)
   std::string panel_open;          ///< panel sections open at start (comma list)
   double exit_after = 0;           ///< > 0: quit after this many seconds (writing --stats)
   std::string stats;               ///< JSON written at exit: frames, fps, steps, step time, ...

@@ -992,7 +992,11 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(v);
   if (ImGui::CollapsingHeader("Physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(v);
   open("display");
-  if (ImGui::CollapsingHeader("Display")) display_section(v);
+  if (ImGui::CollapsingHeader("Display")) {
+    ImGui::Checkbox("projector mode", &s.projector);
+    help_marker("Larger text and a high-contrast panel, for the back of a classroom");
+    display_section(v);
+  }
   open("map");
   if (ImGui::CollapsingHeader("Activity-density map")) map_section(v);
   if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) timings_section(v);

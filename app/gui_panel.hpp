@@ -16,9 +16,11 @@ float panel_width(float width, float scale);
 /// What the panel keeps between frames that is not a viewer setting.
 struct PanelState {
   bool visible = true;
-  int scene_index = 0;        ///< preset shown in the Scene box (-1: a loaded file)
-  std::string file_label;     ///< shown in the Scene box when a file was loaded
-  bool loading_file = false;  ///< the next new scene comes from Load file (not a preset)
+  int scene_index = 0;     ///< preset shown in the Scene box (-1: a loaded file)
+  std::string file_label;  ///< shown in the Scene box when a file was loaded
+  bool loading_file = false;
+  bool projector = false;  ///< larger text, high contrast (for a room)  ///< the next new scene
+                           ///< comes from Load file (not a preset)
   char load_path[512] = "";
   float scale = 1.0f;  ///< UI scale (font and sizes)
   // requests to the window (screenshots and recording live there)

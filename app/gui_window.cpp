@@ -125,6 +125,50 @@ struct FfmpegPipe {
   }
 };
 
+// where the window was: $XDG_CONFIG_HOME/nbody/window.json (or ~/.config/...)
+std::filesystem::path geometry_file() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return std::filesystem::path(xdg) / "nbody" / "window.json";
+  if (home && *home) return std::filesystem::path(home) / ".config" / "nbody" / "window.json";
+  return {};
+}
+
+struct Geometry {
+  int x = 0, y = 0, w = 0, h = 0;
+  bool placed = false;  ///< x, y known
+};
+
+bool load_geometry(Geometry& g) {
+  const std::filesystem::path f = geometry_file();
+  if (f.empty()) return false;
+  std::ifstream in(f);
+  if (!in) return false;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    g.x = j.at("x").get<int>();
+    g.y = j.at("y").get<int>();
+    g.w = j.at("width").get<int>();
+    g.h = j.at("height").get<int>();
+    g.placed = true;
+    return g.w >= 320 && g.h >= 240;
+  } catch (const std::exception&) {
+    return false;  // a damaged file: the default size
+  }
+}
+
+void save_geometry(GLFWwindow* w) {
+  const std::filesystem::path f = geometry_file();
+  if (f.empty()) return;
+  Geometry g;
+  glfwGetWindowPos(w, &g.x, &g.y);
+  glfwGetWindowSize(w, &g.w, &g.h);
+  std::error_code ec;
+  std::filesystem::create_directories(f.parent_path(), ec);
+  std::ofstream out(f);
+  if (out) out << nlohmann::json{{"x", g.x}, {"y", g.y}, {"width", g.w}, {"height", g.h}}.dump();
+}
+
 std::string glfw_error_text;
 void on_glfw_error(int code, const char* text) {
   glfw_error_text = text ? text : "";
@@ -237,8 +281,39 @@ int run_gui(const LaunchOptions& launch_options_in) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, opt.gl_debug ? GLFW_TRUE : GLFW_FALSE);
+  // the size: as given, else the last one, else 1600x900; never larger than the monitor's
+  // work area (a 1,280x800 laptop or a 1,024x768 projector), and placed inside it
+  Geometry geo;
+  const bool given = opt.width > 0 && opt.height > 0;
+  if (given) {
+    geo.w = opt.width;
+    geo.h = opt.height;
+  } else if (!load_geometry(geo)) {
+    geo = {0, 0, 1600, 900, false};
+  }
+  int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
+    glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
+  if (area_w > 0 && area_h > 0) {
+    // room for the title bar and borders when the size was not asked for
+    const int max_w = given ? area_w : area_w * 96 / 100,
+              max_h = given ? area_h : area_h * 92 / 100;
+    geo.w = std::min(geo.w, max_w);
+    geo.h = std::min(geo.h, max_h);
+    if (!geo.placed || geo.x < area_x || geo.y < area_y || geo.x + geo.w > area_x + area_w ||
+        geo.y + geo.h > area_y + area_h) {
+      geo.x = area_x + (area_w - geo.w) / 2;
+      geo.y = area_y + (area_h - geo.h) / 2;
+    }
+    geo.placed = true;
+  }
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   WindowHandle window;
-  window.w = glfwCreateWindow(opt.width, opt.height, "nbody", nullptr, nullptr);
+  window.w = glfwCreateWindow(geo.w, geo.h, "nbody", nullptr, nullptr);
+  if (window.w) {
+    if (geo.placed) glfwSetWindowPos(window.w, geo.x, geo.y);
+    glfwShowWindow(window.w);
+  }
   if (!window.w) {
     std::fprintf(stderr,
                  "nbody: cannot create an OpenGL 4.5 core window: %s.\n"
@@ -282,6 +357,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   viewer.startup = startup;
   PanelState panel;
   panel.open = opt.panel_open;
+  panel.projector = opt.projector;
   panel.ffmpeg_available = have_ffmpeg();
   std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());
   panel.scene_index = -1;
@@ -307,6 +383,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   long long frame = 0;
   int exit_code = 0;
   float applied_scale = 0;
+  bool applied_projector = false;
   long long seen_scene = viewer.state().scene_serial;
   const double start_time = now_seconds();
   double first_frame_s = -1;  // process start to the first presented frame
@@ -322,12 +399,26 @@ int run_gui(const LaunchOptions& launch_options_in) {
     float csx = 1, csy = 1;
     glfwGetWindowContentScale(window.w, &csx, &csy);
     float scale = std::clamp(std::max(csy, 1.0f) * std::clamp(wh / 820.0f, 1.0f, 2.0f), 1.0f, 3.0f);
+    // projector mode: larger text and a high-contrast panel for the back of a classroom
+    if (panel.projector) scale *= 1.4f;
     scale = std::round(scale * 8.0f) / 8.0f;
-    if (scale != applied_scale) {
+    if (scale != applied_scale || panel.projector != applied_projector) {
       ImGui::GetStyle() = base_style;
+      if (panel.projector) {
+        ImGuiStyle& st = ImGui::GetStyle();
+        st.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+        st.Colors[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+        st.Colors[ImGuiCol_TextDisabled] = ImVec4(0.8f, 0.8f, 0.8f, 1);
+        st.Colors[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.22f, 0.32f, 1);
+        st.Colors[ImGuiCol_Header] = ImVec4(0.15f, 0.35f, 0.7f, 1);
+        st.Colors[ImGuiCol_SliderGrab] = ImVec4(0.55f, 0.8f, 1, 1);
+        st.Colors[ImGuiCol_CheckMark] = ImVec4(0.55f, 0.9f, 1, 1);
+        st.FrameBorderSize = 1.0f;
+      }
       ImGui::GetStyle().ScaleAllSizes(scale);
       io.FontGlobalScale = scale;
       applied_scale = scale;
+      applied_projector = panel.projector;
     }
     panel.scale = scale;
 
@@ -505,6 +596,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     }
     if (smoke_done || time_up) break;
   }
+
+  // the window's size and place for the next start (not for scripted runs: tests, recordings)
+  if (opt.smoke_frames == 0 && opt.exit_after <= 0) save_geometry(window.w);
 
   // statistics at exit
   const SimState& st = viewer.state();
