@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <istream>
 #include <map>
 #include <ostream>
@@ -89,9 +90,10 @@ std::string_view trim(std::string_view s) {
 }
 
 // splits a row at commas; a field may be quoted ("a, b" with "" for a quote). Quoted fields are
-// unescaped into `store`; false on an unterminated quote.
+// unescaped into `store`, a deque so that adding one never moves those `f` already points into;
+// false on an unterminated quote.
 bool split_row(std::string_view line, std::vector<std::string_view>& f,
-               std::vector<std::string>& store) {
+               std::deque<std::string>& store) {
   f.clear();
   std::size_t used = 0, i = 0;
   while (true) {
@@ -354,7 +356,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
   std::vector<std::string> names;  // started at the first non-empty name
   std::vector<int> col;            // field -> column (the header's order, else the native one)
   std::vector<std::string_view> f;
-  std::vector<std::string> quoted;
+  std::deque<std::string> quoted;  // unescaped quoted fields (stable addresses)
   const std::string& src = source;
   // the stream's length, when it has one, for the progress line; the rows, to reserve once
   std::size_t total = 0;
