@@ -127,6 +127,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->group("Scene");
   cmd.add_option("--small-bodies-max", o.small_bodies_max,
                  "at most this many small bodies, in file order (0: all)")
+      ->check(CLI::Range(0.0, 1e12))
       ->group("Scene");
   cmd.add_flag("--small-bodies-massless", o.small_bodies_massless,
                "small bodies are test particles (m = 0) instead of masses from their diameters "
@@ -383,6 +384,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
     so.classes = o.small_body_classes;
     so.max = o.small_bodies_max;
     so.massless = o.small_bodies_massless;
+    so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
     sky::add_small_bodies(l.scene, o.small_bodies, so);
   } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless) {
     fail(

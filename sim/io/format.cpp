@@ -144,7 +144,7 @@ Scene load(const std::string& path, Format f, const LoadOptions& opt) {
       case Format::Agora:
         return detail::read_agora(path, opt);
       case Format::Sbdb: {
-        Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path);
+        Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path, opt.notice);
         detail::finish_scene(s, path, opt);
         return s;
       }
