@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
+#include <stb/stb_image_write.h>
 #include <nlohmann/json.hpp>
 
 #include "app/egl_context.hpp"
@@ -14,10 +14,24 @@
 #include "render/offscreen.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/io/io.hpp"
 #include "sim/units.hpp"
 
 namespace nbody::app {
 namespace {
+
+// a PNG encoded in memory and written through the safe writer (a FIFO or device named like a
+// frame is refused; a full disk is an error naming the file, the old file stays whole)
+void write_png_file(const std::string& path, const render::Image& img) {
+  std::string png;
+  auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), std::size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, img.width, img.height, 4, img.rgba.data(),
+                              img.width * 4))
+    fail(path, ": cannot encode the frame as PNG");
+  io::write_file(path, png);
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -32,6 +46,9 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   if (opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192)
     fail("--width/--height must be in 16..8192 (got ", opt.width, "x", opt.height, ")");
   if (opt.out_dir.empty()) fail("--out DIR is required");
+  if (opt.tree_cells >= 0 && !find_kernel(launch.params.kernel).find_tunable("theta"))
+    fail("--tree-cells draws the cells of a tree kernel's tree; kernel '", launch.params.kernel,
+         "' has none (use --kernel barnes-hut or cpu-barnes-hut)");
   {
     std::error_code ec;
     std::filesystem::create_directories(opt.out_dir, ec);
@@ -89,7 +106,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       char name[64];
       std::snprintf(name, sizeof name, "frame_%05d.png", f);
       std::string path = (std::filesystem::path(opt.out_dir) / name).string();
-      render::write_png(path, render::read_framebuffer(opt.width, opt.height));
+      write_png_file(path, render::read_framebuffer(opt.width, opt.height));
       pngs.push_back(path);
     }
     if (viewer.state().health_paused) break;
@@ -142,7 +159,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   }
   j["finite"] = finite;
   std::string summary = (std::filesystem::path(opt.out_dir) / "summary.json").string();
-  std::ofstream(summary) << j.dump(2) << "\n";
+  io::write_file(summary, j.dump(2) + "\n");
   // one line; the whole summary is in summary.json
   std::printf(
       "rendered %d frames (%zu PNG) of %s, N = %zu, %s: %.3g ms/frame, %.3g ms/step%s -> %s\n",
