@@ -3,6 +3,7 @@
 // non-zero, temp files removed on SIGTERM. Runs the nbody binary (CPU kernels only).
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -378,4 +379,18 @@ TEST_F(Cli, RedirectedStdoutKeepsItsLinesOnSigterm) {
   ::waitpid(pid, &st, 0);
   EXPECT_TRUE(WIFSIGNALED(st));
   EXPECT_NE(read(at("log")).find("2K/|W|"), std::string::npos) << read(at("log"));
+}
+
+// issue 22: bench's --csv and --json go through the safe writer and are checked before the run
+TEST_F(Cli, BenchOutputsAreCheckedBeforeTheRun) {
+  ASSERT_EQ(::mkfifo(at("fifo").c_str(), 0644), 0);
+  Result r = run("bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --json " + at("fifo"));
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("is a FIFO"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ms/step"), std::string::npos) << "the benchmark ran: " << r.out;
+  r = run("bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --csv " + at("b.csv") +
+          " --json " + at("b.json"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read(at("b.csv")).find("kernel,precision"), std::string::npos);
+  EXPECT_NE(read(at("b.json")).find("\"results\""), std::string::npos);
 }
