@@ -222,7 +222,8 @@ TEST(Csv, ManyQuotedFieldsOnOneRowKeepTheirValues) {
   // a plain CSV with every value quoted
   Scene p = parse(
       "x,y,z,vx,vy,vz,m,component,name\n"
-      "\"0.25\",\"-0.5\",\"0.125\",\"0.01\",\"0.3\",\"-0.2\",\"0.5\",\"star\",\"a long name, quoted\"\n"
+      "\"0.25\",\"-0.5\",\"0.125\",\"0.01\",\"0.3\",\"-0.2\",\"0.5\",\"star\",\"a long name, "
+      "quoted\"\n"
       "\"-0.25\",\"0.5\",\"-0.125\",\"-0.01\",\"-0.3\",\"0.2\",\"0.5\",\"star\",\"b\"\n");
   ASSERT_EQ(p.bodies.size(), 2u);
   EXPECT_EQ(p.bodies.x[0], 0.25);
