@@ -48,6 +48,10 @@ void register_gui_commands(CLI::App& app) {
                  "tree kernels: start with the tree's cells drawn as boxes down to DEPTH (0..8)")
       ->check(CLI::Range(0, 8))
       ->group("Window");
+  app.add_flag("--gl-debug", g.gl_debug,
+               "OpenGL debug context: print every driver message (errors, undefined behaviour, "
+               "performance); exit 4 at the end if the driver reported an error")
+      ->group("Window");
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");
@@ -61,6 +65,7 @@ void register_gui_commands(CLI::App& app) {
     LaunchOptions launch;
     HeadlessOptions opt;
     bool no_interop = false;
+    bool trails_on = false, trails_off = false;
   };
   auto st = std::make_shared<State>();
   add_launch_options(*cmd, st->launch);
@@ -84,11 +89,21 @@ void register_gui_commands(CLI::App& app) {
   cmd->add_flag("!--no-energy", st->opt.energy, "skip the O(N^2) energy check");
   cmd->add_flag("--map", st->opt.map, "compute the activity map and draw it as an overlay");
   cmd->add_flag("--fit", st->opt.fit, "fit the camera to the bodies");
+  cmd->add_flag("!--no-hdr", st->opt.hdr,
+                "draw straight into 8 bits: no float frame, no tone curve (default: HDR)");
+  cmd->add_flag("--glow", st->opt.glow, "glow around the bright light (HDR only)");
+  auto* trails_on = cmd->add_flag("--trails", st->trails_on,
+                                  "draw trails (default: the scene's; at most 2,048 bodies)");
+  cmd->add_flag("--no-trails", st->trails_off, "no trails")->excludes(trails_on);
+  cmd->add_flag("--gl-debug", st->opt.gl_debug,
+                "OpenGL debug context: print every driver message, time each pass of the first "
+                "frames and count its pixels; exit 4 on a GL error");
   cmd->add_option("--tree-cells", st->opt.tree_cells,
                   "tree kernels: draw the tree's cells as boxes down to DEPTH (0..8)")
       ->check(CLI::Range(0, 8));
   cmd->callback([st, cmd] {
     st->opt.interop = !st->no_interop;
+    st->opt.trails = st->trails_on ? 1 : (st->trails_off ? 0 : -1);
     // the output directory is checked before the scene is built
     {
       std::error_code ec;

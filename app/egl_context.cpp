@@ -13,7 +13,7 @@ namespace nbody::app {
 namespace {
 
 // tries to make a 4.5 core context on an initialised display
-bool make_context(EGLDisplay dpy, EGLContext& ctx, EGLSurface& surf, std::string& why) {
+bool make_context(EGLDisplay dpy, bool debug, EGLContext& ctx, EGLSurface& surf, std::string& why) {
   if (!eglBindAPI(EGL_OPENGL_API)) {
     why = "eglBindAPI(EGL_OPENGL_API) failed";
     return false;
@@ -42,14 +42,28 @@ bool make_context(EGLDisplay dpy, EGLContext& ctx, EGLSurface& surf, std::string
       return false;
     }
   }
+  // a debug context reports every error and warning through KHR_debug (EGL 1.5 attribute)
   const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
                             4,
                             EGL_CONTEXT_MINOR_VERSION,
                             5,
                             EGL_CONTEXT_OPENGL_PROFILE_MASK,
                             EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                            debug ? EGL_CONTEXT_OPENGL_DEBUG : EGL_NONE,
+                            EGL_TRUE,
                             EGL_NONE};
   ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attribs);
+  if (ctx == EGL_NO_CONTEXT && debug) {
+    // EGL 1.4 without the attribute: an ordinary context (KHR_debug still reports errors)
+    const EGLint plain[] = {EGL_CONTEXT_MAJOR_VERSION,
+                            4,
+                            EGL_CONTEXT_MINOR_VERSION,
+                            5,
+                            EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                            EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                            EGL_NONE};
+    ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, plain);
+  }
   if (ctx == EGL_NO_CONTEXT) {
     why =
         "eglCreateContext(OpenGL 4.5 core) failed (error 0x" + std::to_string(eglGetError()) + ")";
@@ -74,7 +88,7 @@ bool make_context(EGLDisplay dpy, EGLContext& ctx, EGLSurface& surf, std::string
 
 }  // namespace
 
-EglContext::EglContext() {
+EglContext::EglContext(bool debug, int cuda_device) {
   std::string tried;
   auto query_devices =
       reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
@@ -88,21 +102,36 @@ EglContext::EglContext() {
     EGLDisplay dpy;
     std::string name;
   };
+  auto query_device_attrib = reinterpret_cast<PFNEGLQUERYDEVICEATTRIBEXTPROC>(
+      eglGetProcAddress("eglQueryDeviceAttribEXT"));
   std::vector<Candidate> candidates;
   if (query_devices && platform_display) {
     EGLDeviceEXT devices[16];
     EGLint n = 0;
     if (query_devices(16, devices, &n)) {
+      // the EGL device that is the simulation's CUDA device goes first: EGL and CUDA number
+      // the GPUs of a host independently, and interop across two GPUs is slow or undefined
+      std::vector<Candidate> others;
       for (EGLint i = 0; i < n; ++i) {
         std::string name = "EGL device " + std::to_string(i);
+        EGLAttrib cuda = -1;
         if (query_device_string) {
           const char* ext = query_device_string(devices[i], EGL_EXTENSIONS);
-          if (ext && std::string(ext).find("EGL_NV_device_cuda") != std::string::npos)
-            name += " (NVIDIA)";
+          if (ext && std::string(ext).find("EGL_NV_device_cuda") != std::string::npos) {
+            if (!query_device_attrib || !query_device_attrib(devices[i], EGL_CUDA_DEVICE_NV, &cuda))
+              cuda = -1;
+            name += cuda >= 0 ? " (NVIDIA, CUDA device " + std::to_string(cuda) + ")"
+                              : std::string(" (NVIDIA)");
+          }
         }
         EGLDisplay d = platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-        if (d != EGL_NO_DISPLAY) candidates.push_back({d, name});
+        if (d == EGL_NO_DISPLAY) continue;
+        if (cuda == cuda_device)
+          candidates.push_back({d, name});
+        else
+          others.push_back({d, name});
       }
+      candidates.insert(candidates.end(), others.begin(), others.end());
     }
     EGLDisplay s = platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     if (s != EGL_NO_DISPLAY) candidates.push_back({s, "Mesa surfaceless"});
@@ -119,7 +148,7 @@ EglContext::EglContext() {
     EGLContext ctx = EGL_NO_CONTEXT;
     EGLSurface surf = EGL_NO_SURFACE;
     std::string why;
-    if (!make_context(c.dpy, ctx, surf, why)) {
+    if (!make_context(c.dpy, debug, ctx, surf, why)) {
       tried += "\n  " + c.name + ": " + why;
       eglTerminate(c.dpy);
       continue;

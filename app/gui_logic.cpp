@@ -22,11 +22,13 @@ struct BodyLook {
 // colours close to how the bodies look in pictures; sizes that read well, not to scale
 const std::map<std::string, BodyLook>& body_table() {
   static const std::map<std::string, BodyLook> t = {
+      // the planets' colours differ from each other by at least 0.25 in RGB (a test checks):
+      // Venus pale cream, Jupiter tan-orange, Saturn gold; Earth blue, Neptune violet-blue
       {"sun", {{1.00f, 0.86f, 0.25f}, 22.0f}},     {"mercury", {{0.66f, 0.63f, 0.60f}, 6.0f}},
-      {"venus", {{0.95f, 0.84f, 0.58f}, 8.0f}},    {"earth", {{0.25f, 0.55f, 1.00f}, 8.5f}},
-      {"moon", {{0.75f, 0.75f, 0.75f}, 4.5f}},     {"mars", {{0.95f, 0.35f, 0.20f}, 7.0f}},
-      {"jupiter", {{0.90f, 0.70f, 0.50f}, 14.0f}}, {"saturn", {{0.93f, 0.80f, 0.52f}, 12.5f}},
-      {"uranus", {{0.55f, 0.90f, 0.95f}, 10.0f}},  {"neptune", {{0.30f, 0.45f, 1.00f}, 10.0f}},
+      {"venus", {{1.00f, 0.96f, 0.78f}, 8.0f}},    {"earth", {{0.20f, 0.60f, 1.00f}, 8.5f}},
+      {"moon", {{0.75f, 0.75f, 0.75f}, 4.5f}},     {"mars", {{0.95f, 0.30f, 0.18f}, 7.0f}},
+      {"jupiter", {{0.82f, 0.56f, 0.36f}, 14.0f}}, {"saturn", {{0.98f, 0.85f, 0.42f}, 12.5f}},
+      {"uranus", {{0.55f, 0.92f, 0.92f}, 10.0f}},  {"neptune", {{0.50f, 0.35f, 1.00f}, 10.0f}},
       {"pluto", {{0.80f, 0.65f, 0.55f}, 5.0f}},    {"a", {{1.00f, 0.90f, 0.55f}, 16.0f}},
       {"b", {{1.00f, 0.65f, 0.35f}, 14.0f}},       {"planet a", {{0.40f, 0.70f, 1.00f}, 7.0f}},
       {"planet b", {{0.50f, 1.00f, 0.60f}, 7.0f}},

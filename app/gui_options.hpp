@@ -11,6 +11,7 @@ struct GuiOptions {
   int smoke_frames = 0;            ///< > 0: run this many frames, write --screenshot, quit
   std::string screenshot;          ///< PNG written after the smoke frames
   bool no_interop = false;         ///< force device -> host -> GL copies
+  bool gl_debug = false;           ///< debug context, GL messages printed, errors counted
   std::string panel_open;          ///< panel sections open at start (comma list)
   double exit_after = 0;           ///< > 0: quit after this many seconds (writing --stats)
   std::string stats;               ///< JSON written at exit: frames, fps, steps, step time, ...

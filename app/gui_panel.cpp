@@ -15,6 +15,7 @@
 #include "app/startup.hpp"
 #include "render/colormap.hpp"
 #include "sim/backend.hpp"
+#include "sim/integrators/integrator.hpp"
 #include "sim/sky/ephemeris.hpp"
 #include "sim/units.hpp"
 
@@ -176,9 +177,13 @@ void scene_section(Viewer& v, PanelState& s) {
         date_picker(v, val);
         continue;
       }
+      // each parameter in its own ID scope: a label may repeat another widget's ("preset" is
+      // also the scene combo's), and one ID for two widgets aborts Dear ImGui on a click
+      ImGui::PushID(p.key.c_str());
       if (ImGui::SliderScalar(p.label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
         v.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
       if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+      ImGui::PopID();
     }
     if (ImGui::Button("Start this scene")) v.pending.make_preset = true;
   } else {
@@ -234,7 +239,7 @@ void accuracy_lines(Viewer& v, const KernelInfo& k) {
       wrapped("force error vs direct sum: measuring...");
     }
   }
-  if (!k.find_tunable("theta")) return;
+  if (!k.tree) return;
   ImGui::Checkbox("show tree cells", &v.tree_boxes);
   help_marker(
       "The octree of the last step as wireframe boxes, shallow cells orange, deep ones blue: "
@@ -335,10 +340,17 @@ void physics_section(Viewer& v) {
                 sky::utc_string(v.scene().epoch_jd + st.time * u.time_s / 86400.0).c_str());
   ImGui::Text("t = %s  (%lld steps)", format_span(st.time, u).c_str(), st.steps);
   // the integrator (same kernel underneath) and Einstein's correction of the Sun's pull
-  int integ = v.params.integrator == Integrator::Yoshida4 ? 1 : 0;
-  if (ImGui::Combo("integrator", &integ,
-                   "leapfrog (2nd order, 1 force/step)\0Yoshida (4th order, 3 forces/step)\0"))
-    v.params.integrator = integ ? Integrator::Yoshida4 : Integrator::Leapfrog;
+  // the integrators are rows of a table (sim/integrators/)
+  const IntegratorRow& now = find_integrator(v.params.integrator);
+  if (ImGui::BeginCombo("integrator", now.label.c_str())) {
+    for (const IntegratorRow& r : integrator_table()) {
+      const std::string item = r.label + ", " + std::to_string(r.force_evaluations) +
+                               (r.force_evaluations == 1 ? " force/step" : " forces/step");
+      if (ImGui::Selectable(item.c_str(), r.id == now.id)) v.params.integrator = r.id;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.description.c_str());
+    }
+    ImGui::EndCombo();
+  }
   help_marker(
       "Leapfrog kick-drift-kick, or Yoshida's 4th-order composition of three leapfrog steps: "
       "for planets, far smaller errors for the same cost (docs/PERFORMANCE.md)");
@@ -422,6 +434,11 @@ void display_section(Viewer& v) {
       "soft curve brings it to the screen, so dense cores keep their colour.");
   ImGui::SliderFloat("faint light", &v.tone.gamma, 1.0f, 3.0f, "%.2f");
   help_marker("Lifts faint light (tidal tails) without burning the cores.");
+  ImGui::Checkbox("HDR", &v.tone.hdr);
+  help_marker(
+      "Off: bodies go straight to the screen in 8 bits (bright cores clip to white; exposure, "
+      "faint light and glow do nothing). Cheaper on a weak GPU.");
+  ImGui::SameLine();
   ImGui::Checkbox("glow", &v.tone.glow);
   if (v.tone.glow) {
     ImGui::SameLine();
@@ -870,7 +887,7 @@ void help_section() {
   bullet("left drag: rotate; right/middle drag or Shift+drag: pan; wheel: zoom");
   bullet("click a body: follow it; F: fit the scene (stops following); R: reset the view");
   bullet("Space: pause; S: single step; H: hide/show this panel; L: names on/off");
-  bullet("F12: screenshot into the folder of the Classroom section; Esc: quit");
+  bullet("F12: screenshot into the folder of the Classroom section; Esc: quit (asks first)");
   bullet("The simulation runs on its own thread: the view stays smooth however long a step takes.");
   bullet("Kernel, precision and tunables switch live; positions carry over.");
   bullet("Scene changes, loads and resets are applied by the simulation between two steps.");
@@ -878,7 +895,32 @@ void help_section() {
 
 }  // namespace
 
+namespace {
+
+// Esc asks before quitting (a class loses its run to a stray key otherwise): Enter or the
+// button quits, Esc again or the other button keeps running
+void quit_dialog(PanelState& s) {
+  const char* title = "Quit nbody?";
+  if (s.ask_quit) {
+    ImGui::OpenPopup(title);
+    s.ask_quit = false;
+  }
+  s.quit_dialog_open = ImGui::IsPopupOpen(title);
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::TextUnformatted("Quit nbody? The simulation is not saved.");
+  if (ImGui::Button("Quit (Enter)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
+    s.quit = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Keep running (Esc)") ||
+      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
 void draw_panel(Viewer& v, PanelState& s, int width, int height) {
+  quit_dialog(s);
   if (!s.visible) return;
   float pw = panel_width(static_cast<float>(width), s.scale);
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);

@@ -29,6 +29,8 @@ struct PanelState {
   char capture_dir[512] = "";
   std::string record_status;
   bool quit = false;
+  bool ask_quit = false;          ///< Esc was pressed: the window asks before quitting
+  bool quit_dialog_open = false;  ///< the question is on screen
   std::string open;  ///< sections to open at start: "scene,display,map,health,classroom,help"
   // the Classroom comparison: what can be compared on this machine and which are ticked
   std::vector<CompareEntry> compare_entries;

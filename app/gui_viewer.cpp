@@ -386,7 +386,9 @@ void Viewer::allocate_buffers() {
     return;
   }
   std::string why;
-  bool ok = interop_pos_.register_buffer(particles_->position_buffer(), why) &&
+  // interop only where GL draws on the simulation's GPU (else it is slow or undefined)
+  bool ok = render::gl_on_cuda_device(why) &&
+            interop_pos_.register_buffer(particles_->position_buffer(), why) &&
             interop_speed_.register_buffer(particles_->speed_buffer(), why);
   if (!ok) {
     interop_pos_.reset();
@@ -439,6 +441,26 @@ bool Viewer::project(std::size_t i, int width, int height, float& px, float& py)
   return std::isfinite(px) && std::isfinite(py);
 }
 
+Viewer::ScreenCentre Viewer::screen_centre(const Bodies& b, int width, int height) const {
+  ScreenCentre c;
+  double sx = 0, sy = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (i < b.component.size() && style.component_gain[static_cast<int>(b.component[i])] <= 0)
+      continue;
+    glm::vec4 p = view_proj_ * glm::vec4(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                                         static_cast<float>(b.z[i]), 1.0f);
+    if (!(p.w > 0)) continue;
+    double px = (p.x / p.w * 0.5 + 0.5) * width, py = (1.0 - (p.y / p.w * 0.5 + 0.5)) * height;
+    if (!(px >= 0 && py >= 0 && px < width && py < height)) continue;
+    sx += px;
+    sy += py;
+    ++c.inside;
+  }
+  if (c.inside > 0)
+    c.x = sx / static_cast<double>(c.inside), c.y = sy / static_cast<double>(c.inside);
+  return c;
+}
+
 int Viewer::pick(float px, float py, int width, int height, float radius) const {
   int best = -1;
   float best_d2 = radius * radius;
@@ -469,16 +491,84 @@ void Viewer::draw(int width, int height) {
   last_w_ = width;
   last_h_ = height;
 
-  hdr_->begin(width, height, glm::vec3(0.006f, 0.006f, 0.014f));
+  // diagnostics: each pass finished, timed and its lit HDR pixels counted
+  const bool probe = probe_frames_ > 0;
+  double probe_t = now_seconds();
+  auto mark = [&](const char* pass) {
+    if (!probe) return;
+    glFinish();
+    double t = now_seconds();
+    float top = 0;
+    std::size_t lit = tone.hdr ? hdr_->count_above(0.05f, &top) : 0;
+    GLenum e = glGetError();
+    std::fprintf(stderr, "probe frame %lld %-10s %8.3f ms  lit %zu  brightest %.3g%s%s\n", frames_,
+                 pass, (t - probe_t) * 1e3, lit, static_cast<double>(top), e ? " glGetError " : "",
+                 e ? render::gl_error_name(e) : "");
+    probe_t = now_seconds();
+  };
+  if (probe) {
+    std::fprintf(stderr,
+                 "probe frame %lld: %dx%d, N %zu, target fbo %d, camera distance %g, view_proj "
+                 "row0 %g %g %g %g, point size %g, brightness %g, colour mode %d\n",
+                 frames_, width, height, state_.n, target, static_cast<double>(camera_.distance()),
+                 static_cast<double>(view_proj_[0][0]), static_cast<double>(view_proj_[1][0]),
+                 static_cast<double>(view_proj_[2][0]), static_cast<double>(view_proj_[3][0]),
+                 static_cast<double>(style.point_size), static_cast<double>(style.brightness),
+                 static_cast<int>(style.color));
+    if (!xyzm_.empty()) {
+      int inside = 0;
+      for (std::size_t i = 0; i < state_.n; ++i) {
+        float px = 0, py = 0;
+        if (project(i, width, height, px, py) && px >= 0 && py >= 0 && px < width && py < height)
+          ++inside;
+      }
+      std::fprintf(stderr, "probe frame %lld: %d of %zu host positions project inside\n", frames_,
+                   inside, state_.n);
+    }
+  }
+
+  const glm::vec3 background(0.006f, 0.006f, 0.014f);
+  if (tone.hdr) {
+    hdr_->begin(width, height, background);
+  } else {
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
+    glViewport(0, 0, width, height);
+    glClearColor(background.r, background.g, background.b, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+  }
+  mark("clear");
   if (map.enabled && map.overlay && density_->size() > 0) {
     const auto& mp = state_.map_params;
     glm::vec4 bounds(mp.u_min, mp.u_max, mp.v_min, mp.v_max);
     density_->draw_overlay(view_proj_, static_cast<int>(mp.plane), bounds, map.overlay_alpha);
+    mark("map");
   }
-  if (trails_enabled && trails_on_) trails_->draw(view_proj_, 1.0f);
+  if (trails_enabled && trails_on_) {
+    trails_->draw(view_proj_, 1.0f);
+    mark("trails");
+  }
   particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style);
-  if (tree_boxes && state_.has_tree) boxes_->draw(view_proj_, 0.35f, tree_depth);
-  hdr_->resolve(static_cast<GLuint>(target), tone);
+  mark("particles");
+  if (tree_boxes && state_.has_tree) {
+    boxes_->draw(view_proj_, 0.35f, tree_depth);
+    mark("tree cells");
+  }
+  if (tone.hdr) {
+    hdr_->resolve(static_cast<GLuint>(target), tone);
+    mark("tonemap");
+  }
+  if (probe) {
+    // what reached the target: pixels brighter than the background
+    std::vector<unsigned char> px(static_cast<std::size_t>(width) * height * 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(target));
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    std::size_t lit = 0;
+    for (std::size_t i = 0; i < px.size(); i += 4)
+      lit += px[i] > 40 || px[i + 1] > 40 || px[i + 2] > 40;
+    std::fprintf(stderr, "probe frame %lld: target fbo %d has %zu lit pixels\n", frames_, target,
+                 lit);
+    --probe_frames_;
+  }
 }
 
 void Viewer::frame(int width, int height) {
@@ -522,6 +612,12 @@ void Viewer::frame(int width, int height) {
   if (timer_valid_) {
     timer_->end();
     times_.render_ms = timer_->last_ms();
+    if (timer_->rejected() > 0) {
+      // the driver's timer gave an impossible value: say "not measured" from now on
+      timer_valid_ = false;
+      times_.render_ms = -1;
+      render_ms_.clear();
+    }
     if (times_.render_ms >= 0) render_ms_.push(static_cast<float>(times_.render_ms));
   } else {
     times_.render_ms = -1;

@@ -190,10 +190,21 @@ class Viewer {
   bool project(std::size_t i, int width, int height, float& px, float& py) const;
   /// The body drawn nearest to (px, py) within `radius` pixels; -1 when none.
   int pick(float px, float py, int width, int height, float radius) const;
+  /// Where `bodies` (shown components only) fall in the last frame of width×height: their
+  /// mean screen position (pixels, origin top-left) over those inside it; `inside` counts them.
+  struct ScreenCentre {
+    double x = -1, y = -1;
+    long inside = 0;
+  };
+  ScreenCentre screen_centre(const Bodies& bodies, int width, int height) const;
   /// The projection of the last frame (for labels and the scale bar).
   const glm::mat4& last_view_proj() const { return view_proj_; }
   int last_width() const { return last_w_; }
   int last_height() const { return last_h_; }
+
+  /// Diagnostics (--gl-debug): the next `frames` frames finish every pass and print its time
+  /// and the lit pixels of the HDR frame after it (slow; for finding a broken pass).
+  void probe_passes(int frames) { probe_frames_ = frames; }
 
   static constexpr std::size_t kMaxTrailBodies = 2048;
   static constexpr int kTrailLength = 1000;
@@ -220,6 +231,7 @@ class Viewer {
   render::OrbitCamera camera_;
   bool allow_interop_;
   bool timer_valid_ = true;
+  int probe_frames_ = 0;
   DataPath path_ = DataPath::CpuUpload;
   std::string interop_note_, message_, error_;
 

@@ -25,6 +25,7 @@
 #include "app/gui_viewer.hpp"
 #include "app/startup.hpp"
 #include "render/capture.hpp"
+#include "render/gl_debug.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 
@@ -151,9 +152,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
       for (const KernelInfo& k : kernel_table())
         // (naive and pairwise-atomic are lessons: never the fastest, pairwise-atomic refuses
         // N > 65,536)
-        if (k.gpu == cuda_available() && k.name != "cpu-reference" && k.name != "naive" &&
-            k.name != "pairwise-atomic")
-          kernels.push_back(k.name);
+        if (k.gpu == cuda_available() && !k.oracle && !k.lesson) kernels.push_back(k.name);
     }
     bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
     std::printf("nbody: measuring %zu kernel(s) at start-up...\n", kernels.size());
@@ -201,6 +200,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, opt.gl_debug ? GLFW_TRUE : GLFW_FALSE);
   WindowHandle window;
   window.w = glfwCreateWindow(opt.width, opt.height, "nbody", nullptr, nullptr);
   if (!window.w) {
@@ -219,6 +219,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
   glfwSwapInterval(opt.smoke_frames > 0 ? 0 : 1);
   render::load_gl(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress));
   std::printf("nbody: %s\n", render::gl_description().c_str());
+  // GL messages: counted always, printed with --gl-debug
+  render::gl_debug_clear();
+  const bool gl_reports = render::enable_gl_debug(opt.gl_debug);
 
   // ImGui after the callbacks so its handlers chain to ours
   ImGuiSession imgui;
@@ -269,6 +272,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   float applied_scale = 0;
   long long seen_scene = viewer.state().scene_serial;
   const double start_time = now_seconds();
+  double first_frame_s = -1;  // process start to the first presented frame
 
   while (!glfwWindowShouldClose(window.w) && !panel.quit) {
     glfwPollEvents();
@@ -294,7 +298,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     while (!input.keys.empty()) {
       int key = input.keys.front();
       input.keys.pop_front();
-      if (key == GLFW_KEY_ESCAPE) panel.quit = true;
+      // Esc: never while a field is edited (it cancels the edit there), and it asks first
+      if (key == GLFW_KEY_ESCAPE && !io.WantTextInput && !panel.quit_dialog_open)
+        panel.ask_quit = true;
       if (key == GLFW_KEY_F12) panel.screenshot = true;
       if (io.WantCaptureKeyboard) continue;
       if (key == GLFW_KEY_SPACE) viewer.paused = !viewer.paused;
@@ -449,6 +455,11 @@ int run_gui(const LaunchOptions& launch_options_in) {
       panel.screenshot = false;
     }
     glfwSwapBuffers(window.w);
+    if (first_frame_s < 0) {
+      first_frame_s = seconds_since_process_start();
+      std::printf("nbody: first frame %.2f s after the process started\n", first_frame_s);
+      std::fflush(stdout);
+    }
     if (smoke_done || time_up) break;
   }
 
@@ -460,8 +471,15 @@ int run_gui(const LaunchOptions& launch_options_in) {
   if (ms > 0) fps_median = 1000.0 / ms;
   std::printf("nbody: %lld frames, %.1f frames/s (median), %lld steps, kernel %s, N = %zu\n", frame,
               fps_median, st.steps, st.kernel.c_str(), st.n);
+  const std::size_t gl_errors = gl_reports ? render::gl_debug_error_count() : 0;
+  if (gl_errors > 0) {
+    std::fprintf(stderr, "nbody: the GL driver reported %zu error(s)%s\n", gl_errors,
+                 opt.gl_debug ? " (printed above)" : " (--gl-debug prints them)");
+    if (opt.gl_debug && exit_code == 0) exit_code = 4;
+  }
   if (!opt.stats.empty()) {
     nlohmann::json j;
+    j["gl_errors"] = gl_reports ? nlohmann::json(gl_errors) : nlohmann::json("not available");
     j["ui_frames"] = frame;
     j["ui_frames_since_reset"] = viewer.all_frame_ms().size() + 1;
     j["ui_fps_median"] = fps_median;
@@ -470,6 +488,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
       worst = std::max(worst, f);
     j["ui_frame_ms_max"] = worst;
     j["seconds"] = now_seconds() - start_time;
+    j["first_frame_s"] = first_frame_s;
     j["sim_steps"] = st.steps;
     j["sim_batches"] = viewer.batches();
     j["sim_step_ms_median"] = median_of(viewer.all_step_ms());

@@ -1,8 +1,12 @@
 #include "app/sim_runner.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -16,6 +20,26 @@ namespace nbody::app {
 double now_seconds() {
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+double seconds_since_process_start() {
+  // field 22 of /proc/self/stat: start time in clock ticks after boot; the command name (field
+  // 2) is in parentheses and may hold spaces, so count from its closing parenthesis
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')');
+  std::ifstream uptime_file("/proc/uptime");
+  double uptime = -1;
+  if (close == std::string::npos || !(uptime_file >> uptime)) return -1;
+  std::istringstream rest(text.substr(close + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && rest >> field; ++i)
+    if (i == 22) {
+      const long ticks = sysconf(_SC_CLK_TCK);
+      if (ticks <= 0) return -1;
+      return uptime - std::stod(field) / static_cast<double>(ticks);
+    }
+  return -1;
 }
 
 SimParams params_for_kernel(const SimParams& p, const std::string& kernel) {

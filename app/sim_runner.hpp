@@ -270,5 +270,8 @@ SimParams params_for_kernel(const SimParams& p, const std::string& kernel);
 
 /// Seconds on a monotonic clock.
 double now_seconds();
+/// Seconds since this process started (from /proc: includes loading the program and its
+/// libraries; 10 ms resolution); negative where /proc cannot tell.
+double seconds_since_process_start();
 
 }  // namespace nbody::app

@@ -1,5 +1,6 @@
 #include "render/capture.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <stb_image_write.h>
@@ -29,6 +30,23 @@ Image read_framebuffer(int width, int height) {
   for (std::size_t i = 3; i < img.rgba.size(); i += 4)
     img.rgba[i] = 255;
   return img;
+}
+
+ImageLight measure_light(const Image& img, int threshold) {
+  ImageLight l;
+  double w = 0, sx = 0, sy = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const std::uint8_t* p = &img.rgba[(static_cast<std::size_t>(y) * img.width + x) * 4];
+      int v = std::max({p[0], p[1], p[2]});
+      if (v <= threshold) continue;
+      ++l.lit;
+      sx += v * (x + 0.5);
+      sy += v * (y + 0.5);
+      w += v;
+    }
+  if (w > 0) l.x = sx / w, l.y = sy / w;
+  return l;
 }
 
 void write_png(const std::string& path, const Image& img) {

@@ -1,6 +1,7 @@
 #include "render/hdr.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "render/shader.hpp"
 
@@ -94,6 +95,22 @@ void HdrTarget::resolve(GLuint target, const ToneMapping& t) {
   glUseProgram(0);
   glBindTextureUnit(0, 0);
   glBindTextureUnit(1, 0);
+}
+
+std::size_t HdrTarget::count_above(float level, float* brightest) const {
+  if (!color_) return 0;
+  std::vector<float> px(static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_) * 4);
+  glGetTextureImage(color_.id(), 0, GL_RGBA, GL_FLOAT, static_cast<GLsizei>(px.size() * 4),
+                    px.data());
+  std::size_t n = 0;
+  float top = 0;
+  for (std::size_t i = 0; i < px.size(); i += 4) {
+    float m = std::max({px[i], px[i + 1], px[i + 2]});
+    top = std::max(top, m);
+    n += m > level;
+  }
+  if (brightest) *brightest = top;
+  return n;
 }
 
 }  // namespace nbody::render

@@ -4,6 +4,8 @@
 // colours below the knee as they are and compresses bright cores without turning them white
 // (hue kept). An optional glow blurs the bright part at half resolution and adds it back.
 
+#include <cstddef>
+
 #include <glm/glm.hpp>
 
 #include "render/gl_objects.hpp"
@@ -12,6 +14,8 @@ namespace nbody::render {
 
 /// How the HDR frame is mapped to the screen; the panel edits it.
 struct ToneMapping {
+  /// false: bodies drawn straight into the target in 8 bits (no float frame, no curve, no glow)
+  bool hdr = true;
   float exposure = 1.0f;  ///< multiplies the accumulated light before the curve
   float knee = 0.6f;      ///< values below stay linear, above approach 1 smoothly
   float gamma = 1.0f;     ///< > 1 lifts faint light (faint tails)
@@ -30,6 +34,9 @@ class HdrTarget {
   void resolve(GLuint target, const ToneMapping& t);
   int width() const { return width_; }
   int height() const { return height_; }
+  /// Diagnostics (reads the float frame back, slow): pixels whose brightest channel exceeds
+  /// `level`, and the brightest value.
+  std::size_t count_above(float level, float* brightest = nullptr) const;
 
  private:
   void allocate(int width, int height);

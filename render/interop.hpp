@@ -15,6 +15,12 @@ namespace nbody::render {
 /// True when this build has the CUDA interop code.
 bool interop_compiled();
 
+/// Whether the current GL context runs on the CUDA device the calling thread uses (the one the
+/// simulation writes on). False, with the reason in `why`, when GL runs on another GPU (a
+/// display on one card and CUDA on another, or an EGL device that is not CUDA's): interop
+/// across GPUs is slow or undefined, so the caller copies through the host instead.
+bool gl_on_cuda_device(std::string& why);
+
 /// A GL buffer registered as a CUDA graphics resource. Non-copyable, noexcept move, empty state.
 class InteropBuffer {
  public:

@@ -23,6 +23,36 @@ bool interop_compiled() {
   return true;
 }
 
+bool gl_on_cuda_device(std::string& why) {
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    why = "no CUDA device: " + cuda_reason(e);
+    return false;
+  }
+  unsigned int count = 0;
+  int devices[16] = {};
+  e = cudaGLGetDevices(&count, devices, 16, cudaGLDeviceListAll);
+  if (e != cudaSuccess) {
+    // the driver cannot tell: registration will say whether interop works
+    cudaGetLastError();
+    return true;
+  }
+  for (unsigned int i = 0; i < count; ++i)
+    if (devices[i] == device) return true;
+  why = "the GL context runs on ";
+  if (count == 0) {
+    why += "no CUDA device";
+  } else {
+    why += "CUDA device";
+    for (unsigned int i = 0; i < count; ++i)
+      why += (i ? ", " : " ") + std::to_string(devices[i]);
+  }
+  why += ", the simulation on CUDA device " + std::to_string(device);
+  return false;
+}
+
 InteropBuffer::InteropBuffer(InteropBuffer&& o) noexcept
     : resource_(std::exchange(o.resource_, nullptr)) {}
 

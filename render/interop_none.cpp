@@ -15,6 +15,11 @@ InteropBuffer& InteropBuffer::operator=(InteropBuffer&& o) noexcept {
   resource_ = std::exchange(o.resource_, nullptr);
   return *this;
 }
+bool gl_on_cuda_device(std::string& why) {
+  why = "this build has no CUDA";
+  return false;
+}
+
 bool InteropBuffer::register_buffer(GLuint, std::string& error) {
   error = "this build has no CUDA";
   return false;

@@ -32,8 +32,13 @@ double GpuTimer::last_ms() {
     if (!ready) continue;
     GLuint64 ns = 0;
     glGetQueryObjectui64v(queries_[i].id(), GL_QUERY_RESULT, &ns);
-    last_ms_ = static_cast<double>(ns) * 1e-6;
     pending_[i] = false;
+    // a frame's drawing takes well under a minute: anything else is not a measurement
+    if (ns > 60'000'000'000ull) {
+      ++rejected_;
+      continue;
+    }
+    last_ms_ = static_cast<double>(ns) * 1e-6;
   }
   return last_ms_;
 }

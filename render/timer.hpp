@@ -18,6 +18,8 @@ class GpuTimer {
   void end();
   /// Milliseconds of the newest finished query (negative before the first).
   double last_ms();
+  /// Results thrown away as impossible (over a minute): a driver whose timer is not usable.
+  int rejected() const { return rejected_; }
 
  private:
   static constexpr int kRing = 4;
@@ -26,6 +28,7 @@ class GpuTimer {
   int next_ = 0;
   bool active_ = false;
   double last_ms_ = -1;
+  int rejected_ = 0;
 };
 
 }  // namespace nbody::render

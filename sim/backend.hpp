@@ -44,6 +44,11 @@ struct Tunable {
   double parse(const std::string& text, const std::string& what) const;
 };
 
+/// The tunables of every Barnes-Hut kernel (CPU and GPU share one definition and one default
+/// of each: theta, leaf size, group size, quadrupole). `min_group`..`max_group` in steps of
+/// `group_step` is the group sizes the kernel can run (the GPU walks with whole warps).
+std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step);
+
 /// Row helpers: an integer, a real or a choice tunable.
 Tunable int_tunable(std::string key, std::string label, int min, int max, int step, int def,
                     std::string help);
@@ -67,6 +72,9 @@ struct KernelInfo {
   std::string label;        ///< short human label
   std::string description;  ///< one line: what the kernel does
   bool gpu = false;         ///< needs a CUDA device
+  bool tree = false;        ///< a tree code: opening angle, tree cells, O(N log N)
+  bool oracle = false;      ///< the double-precision direct sum every kernel is checked against
+  bool lesson = false;  ///< kept to teach (never the fastest): not picked or compared by default
   bool supports_float = true;
   bool supports_double = false;
   double flops_per_interaction = 20;         ///< float, for GFLOP/s (GPU Gems 3 convention)
@@ -88,6 +96,37 @@ struct KernelInfo {
   double flops(Precision p) const {
     return p == Precision::Double ? flops_per_interaction_double : flops_per_interaction;
   }
+};
+
+/// The Barnes-Hut tunables as a typed value, parsed from p.tunables with the row's defaults.
+struct BhConfig {
+  double theta = 0.55;
+  int leaf_size = 16;
+  int group_size = 64;
+  bool quadrupole = true;
+  int block_size = 0;  ///< GPU: CUDA threads per block of the traversal (0 on the CPU)
+};
+BhConfig bh_config(const KernelInfo& row, const SimParams& p);
+
+/// A typed view of a kernel's tunables that parses p.tunables again only when they change
+/// (not at every force call): `get(row, p)` returns `parse(row, p)`'s value for the last
+/// tunables seen.
+template <typename Config, Config (*Parse)(const KernelInfo&, const SimParams&)>
+class ParsedTunables {
+ public:
+  const Config& get(const KernelInfo& row, const SimParams& p) {
+    if (!parsed_ || p.tunables != seen_) {
+      config_ = Parse(row, p);
+      seen_ = p.tunables;
+      parsed_ = true;
+    }
+    return config_;
+  }
+
+ private:
+  bool parsed_ = false;
+  std::map<std::string, double> seen_;
+  Config config_{};
 };
 
 /// One timed phase of a step (e.g. "build", "traversal"), milliseconds per step.
@@ -143,7 +182,7 @@ int cuda_device_count();
 int resolve_gpus(int gpus);
 
 /// A force backend owns a copy of the bodies (host or device, float or double), computes
-/// accelerations and advances them with leapfrog kick-drift-kick.
+/// accelerations (its kernel) and advances them (its body store, driven by an integrator row).
 class ForceBackend {
  public:
   virtual ~ForceBackend() = default;
@@ -167,7 +206,8 @@ class ForceBackend {
   /// (ax, ay, az resized to size()). For tests and the bench.
   virtual void compute_accelerations(const SimParams& p, std::vector<double>& ax,
                                      std::vector<double>& ay, std::vector<double>& az) = 0;
-  /// Advances `steps` leapfrog KDK steps of p.dt with no host round trip in between.
+  /// Advances `steps` steps of p.dt with the integrator p.integrator (a row of
+  /// sim/integrators/), with no host round trip in between.
   virtual void step(const SimParams& p, int steps) = 0;
   /// Wall (CPU) or CUDA-event (GPU) milliseconds of the last step() call, per step.
   virtual double last_step_ms() const = 0;

@@ -7,6 +7,7 @@
 
 #include "sim/external_field_host.hpp"
 #include "sim/integrator.hpp"
+#include "sim/integrators/integrator.hpp"
 
 namespace nbody {
 
@@ -206,31 +207,38 @@ void HostBackend<T>::kick_drift(const SimParams& p, double kick, double drift, i
 
 template <typename T>
 void HostBackend<T>::step(const SimParams& p, int steps) {
-  const auto t0 = std::chrono::steady_clock::now();
-  // the reference is single-threaded
-  const int nt = info_.name == "cpu-reference" ? 1 : thread_count(p);
-  const Scheme sc = scheme(p.integrator);
-  const std::size_t stages = sc.drifts.size();
-  ensure_accelerations(p);
-  StepWork total;
-  double integrate_ms = 0;
-  for (int s = 0; s < steps; ++s) {
-    // per stage: kick and drift (seed 000 eq. 3-4), then forces at the new positions
-    for (std::size_t j = 0; j < stages; ++j) {
-      const auto k0 = std::chrono::steady_clock::now();
-      kick_drift(p, sc.kicks[j], sc.drifts[j], nt);
-      const auto k1 = std::chrono::steady_clock::now();
-      run_forces(p, thread_count(p));
-      integrate_ms += std::chrono::duration<double, std::milli>(k1 - k0).count();
-      total.add(work_);
-    }
-    // the closing kick (eq. 5)
-    const auto k2 = std::chrono::steady_clock::now();
-    kick_drift(p, sc.kicks[stages], 0.0, nt);
-    integrate_ms +=
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - k2).count();
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  if (steps <= 0) {
+    last_ms_ = 0;
+    return;
   }
-  const auto t1 = std::chrono::steady_clock::now();
+  // the oracle is single-threaded
+  const int nt = info_.oracle ? 1 : thread_count(p);
+  ensure_accelerations(p);
+  // what the integrator composes a step from: this store's kicks and drifts around the
+  // kernel's forces (the time in kicks and drifts is the "integrate" phase)
+  struct Ops final : StepOps {
+    HostBackend& b;
+    int threads;
+    StepWork total;
+    double integrate_ms = 0;
+    Ops(HostBackend& backend, int nt) : b(backend), threads(nt) {}
+    void evaluate_forces(const SimParams& q) override {
+      b.run_forces(q, b.thread_count(q));
+      total.add(b.work_);
+    }
+    void kick_drift(const SimParams& q, double kick, double drift) override {
+      const auto k0 = clock::now();
+      b.kick_drift(q, kick, drift, threads);
+      integrate_ms += std::chrono::duration<double, std::milli>(clock::now() - k0).count();
+    }
+    void closing_kick(const SimParams& q, double kick) override { kick_drift(q, kick, 0.0); }
+  } ops(*this, nt);
+  find_integrator(p.integrator).run(ops, p, steps);
+  StepWork& total = ops.total;
+  const double integrate_ms = ops.integrate_ms;
+  const auto t1 = clock::now();
   last_ms_ = steps > 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() / steps : 0;
   // per step (the interactions of every force evaluation of the step)
   if (steps > 0) {

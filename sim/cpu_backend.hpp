@@ -1,5 +1,6 @@
 #pragma once
-// Shared host-side state and integrators of the CPU backends. A CPU backend only supplies
+// Shared host-side body store of the CPU backends (kicks, drifts, 1PN, rigid halos; the
+// integrators of sim/integrators/ compose steps from them). A CPU backend only supplies
 // forces(): accelerations of the current positions. Bodies are stored with the massive ones
 // first (the heaviest at 0), so that kernels take sources from [0, n_sources()) only: massless
 // bodies feel every massive body and pull on nothing.
@@ -12,7 +13,7 @@
 
 namespace nbody {
 
-/// Host storage of bodies in precision T plus the integrators (leapfrog, Yoshida4, optional 1PN).
+/// Host storage of bodies in precision T: the operations an integrator composes (StepOps).
 template <typename T>
 class HostBackend : public ForceBackend {
  public:

@@ -36,11 +36,11 @@ class CpuBarnesHut final : public HostBackend<T> {
  protected:
   void forces(const SimParams& p, T G, T eps2, int threads) override {
     using clock = std::chrono::steady_clock;
-    const KernelInfo& row = this->info();
-    const double theta = row.value(p, "theta");
-    const int leaf_size = row.int_value(p, "leaf_size");
-    const int group_size = row.int_value(p, "group_size");
-    const bool quadrupole = row.int_value(p, "quadrupole") != 0;
+    const BhConfig& cfg = config_.get(this->info(), p);
+    const double theta = cfg.theta;
+    const int leaf_size = cfg.leaf_size;
+    const int group_size = cfg.group_size;
+    const bool quadrupole = cfg.quadrupole;
     const std::size_t n = this->size();
 
     // sort by key and keep every stored array in key order
@@ -71,6 +71,7 @@ class CpuBarnesHut final : public HostBackend<T> {
 
  private:
   tree::Octree<T> tree_;
+  ParsedTunables<BhConfig, bh_config> config_;
 };
 
 }  // namespace

@@ -1,8 +1,6 @@
 #pragma once
-// The integrators as data: a step is kick(k[0] dt) drift(d[0] dt) forces kick(k[1] dt) ...
-// drift(d[m-1] dt) forces kick(k[m] dt). The force backends (CPU and GPU bases) run these
-// coefficients with their own kernels; the last kick of a step and the first of the next fuse.
-// Also the 1PN acceleration of one dominant mass, shared by host and device code.
+// The 1PN acceleration of one dominant mass, shared by host and device code (the kicks of the
+// body stores add it). The integrators themselves are rows of sim/integrators/.
 
 #include <cmath>
 #include <vector>
@@ -11,17 +9,6 @@
 #include "sim/params.hpp"
 
 namespace nbody {
-
-/// Kick and drift coefficients (fractions of dt) of one step: kicks.size() == drifts.size() + 1.
-struct Scheme {
-  std::vector<double> kicks, drifts;
-};
-
-/// Leapfrog KDK: kicks {1/2, 1/2}, drifts {1} (seed 000 eq. 3-5). Yoshida4 (H. Yoshida, Phys.
-/// Lett. A 150, 262, 1990; E. Forest & R. Ruth, Physica D 43, 105, 1990): the leapfrog composed
-/// with steps w1, w0, w1 of dt, w1 = 1 / (2 - 2^(1/3)), w0 = -2^(1/3) w1, its kicks fused:
-/// kicks {w1/2, (w1+w0)/2, (w0+w1)/2, w1/2}, drifts {w1, w0, w1}.
-Scheme scheme(Integrator i);
 
 /// The 1PN correction (test-particle limit of the Schwarzschild metric in harmonic
 /// coordinates; REBOUNDx "gr", after Anderson et al. 1975) of a body at r, v relative to the

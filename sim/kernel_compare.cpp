@@ -61,7 +61,7 @@ void KernelComparison::run_next() {
     if (!k.supports_float) p.precision = Precision::Double;
     if (!k.supports_double) p.precision = Precision::Float;
     // a CPU direct sum (no opening angle) takes seconds per step at large N
-    if (!k.gpu && !k.find_tunable("theta") && bodies_.size() > kCpuDirectMaxN)
+    if (!k.gpu && !k.tree && bodies_.size() > kCpuDirectMaxN)
       fail(k.name, ": compared up to N = ", kCpuDirectMaxN, " (a step takes seconds above it)");
     auto be = make_backend(p);
     be->set_bodies(bodies_);

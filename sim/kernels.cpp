@@ -168,6 +168,7 @@ std::vector<KernelInfo> build_table() {
   {
     KernelInfo k;
     k.name = "cpu-reference";
+    k.oracle = true;
     k.label = "CPU reference (double)";
     k.description = "direct sum in double precision on one thread; the oracle (always double)";
     k.supports_float = false;
@@ -213,17 +214,9 @@ std::vector<KernelInfo> build_table() {
     k.supports_double = true;
     k.flops_per_interaction = 20;
     k.flops_per_interaction_double = 30;
-    k.tunables = {
-        real_tunable("theta", "theta", 0, 1.5, 0.05, 0.5,
-                     "opening angle: a cell counts as one mass when farther than its size / theta "
-                     "(0 = exact direct sum; larger is faster and less accurate)"),
-        int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
-                    "most bodies in a tree leaf (cells with more are split)"),
-        int_tunable("group_size", "group size", 1, 256, 1, 64,
-                    "consecutive sorted bodies that share one tree walk"),
-        choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
-                       "add the cells' quadrupole moments (more accurate at the same theta)"),
-        threads_tunable()};
+    k.tree = true;
+    k.tunables = bh_tunables(1, 256, 1);
+    k.tunables.push_back(threads_tunable());
     k.create = [](const KernelInfo& row, const SimParams& p) {
       return make_cpu_barnes_hut(row, p);
     };
@@ -236,6 +229,30 @@ std::vector<KernelInfo> build_table() {
 }
 
 }  // namespace
+
+std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step) {
+  return {real_tunable("theta", "theta", 0, 1.5, 0.05, 0.55,
+                       "opening angle: a cell acts as one mass (plus its quadrupole) when farther "
+                       "than its size / theta (0 = the exact direct sum; larger is faster and "
+                       "less accurate)"),
+          int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
+                      "most bodies in a tree leaf (cells with more split into octants)"),
+          int_tunable("group_size", "group size", min_group, max_group, group_step, 64,
+                      "at most this many consecutive sorted bodies share one tree walk"),
+          choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
+                         "cells act with their quadrupole moments too (more accurate at the same "
+                         "theta)")};
+}
+
+BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
+  BhConfig c;
+  c.theta = row.value(p, "theta");
+  c.leaf_size = row.int_value(p, "leaf_size");
+  c.group_size = row.int_value(p, "group_size");
+  c.quadrupole = row.int_value(p, "quadrupole") != 0;
+  c.block_size = row.find_tunable("block_size") ? row.int_value(p, "block_size") : 0;
+  return c;
+}
 
 const std::vector<KernelInfo>& kernel_table() {
   static const std::vector<KernelInfo> table = build_table();

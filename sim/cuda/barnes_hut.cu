@@ -673,12 +673,12 @@ class BarnesHutBackend final : public GpuBackend<T> {
 
  protected:
   void forces(const SimParams& p, T G, T eps2) override {
-    const KernelInfo& row = this->info_;
-    const double theta = row.value(p, "theta");
-    const u32 leaf = static_cast<u32>(row.int_value(p, "leaf_size"));
-    const int group = row.int_value(p, "group_size");
-    const bool quad = row.int_value(p, "quadrupole") != 0;
-    const int block = row.int_value(p, "block_size");
+    const BhConfig& cfg = config_.get(this->info_, p);
+    const double theta = cfg.theta;
+    const u32 leaf = static_cast<u32>(cfg.leaf_size);
+    const int group = cfg.group_size;
+    const bool quad = cfg.quadrupole;
+    const int block = cfg.block_size;
     const cudaStream_t s = this->ctx_.stream;
     ev_[0].record(s);
     sort_bodies();
@@ -704,6 +704,7 @@ class BarnesHutBackend final : public GpuBackend<T> {
   }
 
  private:
+  ParsedTunables<BhConfig, bh_config> config_;
   Nodes nodes() {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
@@ -1047,18 +1048,11 @@ KernelInfo barnes_hut_row() {
   k.supports_double = true;
   k.flops_per_interaction = 20;
   k.flops_per_interaction_double = 30;
-  k.tunables = {
-      real_tunable("theta", "theta", 0, 1.5, 0.05, 0.55,
-                   "opening angle: a cell acts as a whole when farther than size/theta + offset "
-                   "from the group (0: the direct sum; larger: faster, less accurate)"),
-      int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
-                  "a cell with more bodies than this splits into octants"),
-      int_tunable("group_size", "group size", 32, 64, 32, 64,
-                  "at most this many consecutive sorted bodies walk the tree as one warp (32, 64)"),
-      choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
-                     "cells act with their quadrupole moments too (more accurate at one theta)"),
-      int_tunable("block_size", "block size", 32, 512, 32, 128,
-                  "CUDA threads per block of the traversal (one warp per group)")};
+  k.tree = true;
+  // the group walks as whole warps: 32 or 64 bodies
+  k.tunables = bh_tunables(32, 64, 32);
+  k.tunables.push_back(int_tunable("block_size", "block size", 32, 512, 32, 128,
+                                   "CUDA threads per block of the traversal (one warp per group)"));
   k.create = [](const KernelInfo& row, const SimParams& p) -> std::unique_ptr<ForceBackend> {
     if (p.precision == Precision::Double) return make_barnes_hut<double>(row);
     return make_barnes_hut<float>(row);

@@ -8,6 +8,7 @@
 #include "sim/error.hpp"
 #include "sim/external_field.hpp"
 #include "sim/integrator.hpp"
+#include "sim/integrators/integrator.hpp"
 
 namespace nbody::cuda {
 
@@ -571,29 +572,26 @@ void GpuBackend<T>::step(const SimParams& p, int steps) {
   }
   if (p.post_newtonian && parts_ > 1)
     fail(info_.name, ": the 1PN correction runs on one GPU only (--gpus 1)");
-  const Scheme sc = scheme(p.integrator);
-  const std::size_t stages = sc.drifts.size();
   start_.record(ctx_.stream);
   ensure_accelerations(p);
-  // the first kick and drift; then per force evaluation the next kick and drift, where the
-  // closing kick of a step fuses with the opening kick of the next, and the very last kick
-  // writes the output (kicks and drifts of this part's slice; on several GPUs the updated
-  // bodies are exchanged after each)
-  kick_drift(p, sc.kicks[0], sc.drifts[0]);
-  StepWork total;
-  for (int s = 0; s < steps; ++s) {
-    for (std::size_t j = 1; j <= stages; ++j) {
-      run_forces(p);
-      if (j < stages)
-        kick_drift(p, sc.kicks[j], sc.drifts[j]);
-      else if (s + 1 < steps)
-        kick_drift(p, sc.kicks[stages] + sc.kicks[0], sc.drifts[0]);
-      else
-        kick_output(p, sc.kicks[stages]);
-      // sum the work of every force evaluation
-      total.add(work_);
+  // what the integrator composes a step from: kicks and drifts of this part's slice (on
+  // several GPUs the updated bodies are exchanged after each) around the kernel's forces; the
+  // closing kick writes the output
+  struct Ops final : StepOps {
+    GpuBackend& b;
+    StepWork total;
+    explicit Ops(GpuBackend& backend) : b(backend) {}
+    void evaluate_forces(const SimParams& q) override {
+      b.run_forces(q);
+      total.add(b.work_);  // the work of every force evaluation
     }
-  }
+    void kick_drift(const SimParams& q, double kick, double drift) override {
+      b.kick_drift(q, kick, drift);
+    }
+    void closing_kick(const SimParams& q, double kick) override { b.kick_output(q, kick); }
+  } ops(*this);
+  find_integrator(p.integrator).run(ops, p, steps);
+  StepWork& total = ops.total;
   stop_.record(ctx_.stream);
   last_ms_ = stop_.elapsed_since(start_) / steps;
   // per step; what the kernel's phases do not cover is the integrator's

@@ -59,6 +59,7 @@ class NaiveBackend final : public GpuBackend<T> {
 KernelInfo naive_row() {
   KernelInfo k;
   k.name = "naive";
+  k.lesson = true;
   k.label = "GPU naive";
   k.description = "one thread per body, every other body read straight from global memory";
   k.gpu = true;

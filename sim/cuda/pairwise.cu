@@ -153,6 +153,7 @@ class PairwiseBackend final : public GpuBackend<T> {
 KernelInfo pairwise_row() {
   KernelInfo k;
   k.name = "pairwise-atomic";
+  k.lesson = true;
   k.label = "GPU pairwise (N×N threads, atomics)";
   k.description =
       "one thread per pair (i, j) on a 2D grid; the terms of a target body are added across a "

@@ -52,6 +52,20 @@ TEST(GuiLogic, BodiesHaveTheirColoursAndReadableSizes) {
   EXPECT_EQ(body_size_px("Vulcan"), 0.0f);
 }
 
+// issue 20: Earth and Neptune shared a colour; Venus, Jupiter and Saturn were all beige
+TEST(GuiLogic, PlanetsHaveDistinctColours) {
+  const char* planets[] = {"Mercury", "Venus",  "Earth",  "Mars",
+                           "Jupiter", "Saturn", "Uranus", "Neptune"};
+  for (const char* a : planets)
+    for (const char* b : planets) {
+      if (std::string(a) >= b) continue;
+      glm::vec3 ca, cb;
+      ASSERT_TRUE(body_color(a, ca));
+      ASSERT_TRUE(body_color(b, cb));
+      EXPECT_GE(glm::length(ca - cb), 0.25f) << a << " and " << b << " look alike";
+    }
+}
+
 TEST(GuiLogic, ScaleBarLengthsAreNice) {
   EXPECT_DOUBLE_EQ(nice_length(7.3), 5.0);
   EXPECT_DOUBLE_EQ(nice_length(3.0), 2.0);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -46,11 +48,18 @@ TEST(GuiSmoke, WindowRunsFramesAndShowsBodiesAndPanel) {
   std::string cmd =
       "xvfb-run -a -s '-screen 0 1280x800x24' " + kNbody +
       " --width 1280 --height 800 --kernel cpu-openmp --scene galaxy-collision -n 2048"
-      " --smoke-test 12 --screenshot " +
+      " --gl-debug --smoke-test 12 --screenshot " +
       shot + " > " + (dir / "log.txt").string() + " 2>&1";
   int rc = exit_code(std::system(cmd.c_str()));
+  // exit 4: the GL driver reported an error through the debug context (printed in the log)
   ASSERT_EQ(rc, 0) << "the app failed; see " << (dir / "log.txt").string();
   ASSERT_TRUE(std::filesystem::exists(shot));
+  {
+    std::ifstream log(dir / "log.txt");
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("first frame"), std::string::npos) << text;
+    EXPECT_EQ(text.find("GL: error"), std::string::npos) << text;
+  }
 
   int w = 0, h = 0, c = 0;
   unsigned char* img = stbi_load(shot.c_str(), &w, &h, &c, 3);

@@ -68,7 +68,9 @@ TEST(SimRunner, AccuracyAndTreeCellsOfABarnesHutRun) {
   r.take(st);
   EXPECT_EQ(st.kernel, "cpu-openmp");
   EXPECT_FALSE(st.has_tree);
-  if (st.accuracy) EXPECT_EQ(st.accuracy->kernel, "cpu-openmp");
+  if (st.accuracy) {
+    EXPECT_EQ(st.accuracy->kernel, "cpu-openmp");
+  }
   ASSERT_TRUE(run_until(r, st, [](const SimState& s) { return s.accuracy.has_value(); }));
   EXPECT_EQ(st.accuracy->kernel, "cpu-openmp");
   EXPECT_LT(st.accuracy->error.median, 1e-5);  // the direct sum in float

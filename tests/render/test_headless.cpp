@@ -2,12 +2,16 @@
 // offscreen framebuffer, the capture sees them, shader errors name the file and line.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
+
+#include <glm/glm.hpp>
 
 #include "app/egl_context.hpp"
 #include "app/gui_viewer.hpp"
 #include "render/capture.hpp"
+#include "render/gl_debug.hpp"
 #include "render/offscreen.hpp"
 #include "render/shader.hpp"
 #include "sim/backend.hpp"
@@ -17,13 +21,65 @@ using namespace nbody;
 
 namespace {
 
+// a debug context whose every GL message is counted (tests fail on any error message)
 std::unique_ptr<app::EglContext> make_context(std::string& why) {
   try {
-    return std::make_unique<app::EglContext>();
+    auto ctx = std::make_unique<app::EglContext>(true);
+    render::gl_debug_clear();
+    if (!render::enable_gl_debug(false)) why = "no KHR_debug";
+    return ctx;
   } catch (const std::exception& e) {
     why = e.what();
     return nullptr;
   }
+}
+
+// every message the driver sent since the context was made, one a line
+std::string gl_messages() {
+  std::string all;
+  for (const render::GlDebugMessage& m : render::gl_debug_messages())
+    all += m.text + "\n";
+  return all;
+}
+
+// where the light of an image is: the brightness-weighted centre of the pixels above the
+// background, and how many such pixels there are
+struct Light {
+  double x = 0, y = 0;
+  long lit = 0;
+};
+Light light_of(const render::Image& img) {
+  Light l;
+  double w = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const auto* p = &img.rgba[(static_cast<std::size_t>(y) * img.width + x) * 4];
+      int v = std::max({p[0], p[1], p[2]});
+      if (v <= 40) continue;
+      ++l.lit;
+      l.x += v * (x + 0.5);
+      l.y += v * (y + 0.5);
+      w += v;
+    }
+  if (w > 0) l.x /= w, l.y /= w;
+  return l;
+}
+
+// the bodies' mean position on the screen (pixels, origin top-left), through the viewer's last
+// projection; only bodies in front of the camera and inside the frame count
+glm::dvec2 projected_centre(const Bodies& b, const glm::mat4& view_proj, int w, int h) {
+  glm::dvec2 sum(0);
+  int n = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    glm::vec4 c = view_proj * glm::vec4(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                                        static_cast<float>(b.z[i]), 1.0f);
+    if (c.w <= 0) continue;
+    double px = (c.x / c.w * 0.5 + 0.5) * w, py = (1.0 - (c.y / c.w * 0.5 + 0.5)) * h;
+    if (px < 0 || py < 0 || px >= w || py >= h) continue;
+    sum += glm::dvec2(px, py);
+    ++n;
+  }
+  return n > 0 ? sum / static_cast<double>(n) : glm::dvec2(-1);
 }
 
 // a Plummer sphere of n bodies and the cpu-openmp parameters it starts with
@@ -64,6 +120,7 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
   } catch (const render::GlError& e) {
     EXPECT_NE(std::string(e.what()).find("shaders/broken.frag:3"), std::string::npos) << e.what();
   }
+  render::gl_debug_clear();  // the compiler reported that error through KHR_debug too
 
   const CpuScene c = plummer_on_cpu(2000);
   render::OffscreenTarget target(320, 240);
@@ -84,6 +141,119 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
   auto png = std::filesystem::temp_directory_path() / "nbody_headless_test.png";
   render::write_png(png.string(), img);
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
+
+// Every look (HDR or 8-bit, glow, trails, tree cells, map overlay), on the CPU and, where there
+// is one, the GPU through CUDA-GL interop: the light lands where the bodies are. The sphere is
+// moved right and up so that a picture centred by accident (or a blank one) fails.
+struct Look {
+  const char* name;
+  bool hdr, glow, trails, tree, map;
+};
+constexpr Look kLooks[] = {
+    {"hdr", true, false, false, false, false},
+    {"8-bit", false, false, false, false, false},
+    {"glow", true, true, false, false, false},
+    {"trails", true, false, true, false, false},
+    {"tree cells", true, false, false, true, false},
+    {"map overlay", true, false, false, false, true},
+    {"8-bit with everything", false, false, true, true, true},
+    {"hdr with everything", true, true, true, true, true},
+};
+
+void check_looks(const std::string& kernel) {
+  constexpr int kW = 320, kH = 240;
+  long plain_lit[2] = {0, 0};  // lit pixels of the bodies alone, 8-bit and HDR
+  const bool tree = kernel.find("barnes-hut") != std::string::npos;
+  for (const Look& look : kLooks) {
+    if (look.tree && !tree) continue;  // only tree kernels have cells to draw
+    SCOPED_TRACE(kernel + ", " + look.name);
+    CpuScene c = plummer_on_cpu(1500);
+    for (double& x : c.scene.bodies.x)
+      x += 0.35 * c.scene.camera_distance;
+    for (double& y : c.scene.bodies.y)
+      y += 0.15 * c.scene.camera_distance;
+    c.params.kernel = kernel;
+    render::OffscreenTarget target(kW, kH);
+    target.bind();
+    app::Viewer viewer(c.scene, c.params);
+    viewer.tone.hdr = look.hdr;
+    viewer.tone.glow = look.glow;
+    viewer.trails_enabled = look.trails;
+    viewer.tree_boxes = look.tree;
+    viewer.tree_depth = 3;
+    viewer.map.enabled = look.map;
+    viewer.map.overlay = look.map;
+    for (int i = 0; i < 4; ++i) {
+      target.bind();
+      viewer.frame(kW, kH);
+    }
+    ASSERT_TRUE(viewer.error().empty()) << viewer.error();
+    if (look.tree) {
+      EXPECT_TRUE(viewer.state().has_tree);
+    }
+    const render::Image img = render::read_framebuffer(kW, kH);
+    const Light l = light_of(img);
+    const glm::dvec2 want =
+        projected_centre(viewer.bodies_inline(), viewer.last_view_proj(), kW, kH);
+    ASSERT_GE(want.x, 0) << "the bodies are outside the frame";
+    // the bodies' centre is well away from the frame's (so a centred blob does not pass)
+    EXPECT_GT(std::hypot(want.x - kW / 2.0, want.y - kH / 2.0), 0.15 * kW);
+    bool ok = l.lit > 300 && l.lit < kW * kH * 7 / 10;
+    EXPECT_GT(l.lit, 300) << "no bodies in the frame";
+    EXPECT_LT(l.lit, kW * kH * 7 / 10) << "the frame is flooded";
+    if (!look.tree && !look.map) {
+      // the bodies alone: the light is centred on them
+      const double off = std::hypot(l.x - want.x, l.y - want.y);
+      ok = ok && off < 0.06 * kW;
+      EXPECT_LT(off, 0.06 * kW) << "light centred at (" << l.x << ", " << l.y << "), bodies at ("
+                                << want.x << ", " << want.y << ")";
+      if (!look.glow && !look.trails) plain_lit[look.hdr ? 1 : 0] = l.lit;
+    } else {
+      // boxes and the map cover more than the bodies: they add light where there was none
+      const long base = plain_lit[look.hdr ? 1 : 0];
+      ok = ok && l.lit > base + base / 10;
+      EXPECT_GT(l.lit, base + base / 10) << "the overlay added no light";
+    }
+    if (!ok) {
+      auto png = std::filesystem::temp_directory_path() /
+                 ("nbody_look_" + kernel + "_" + std::to_string(&look - kLooks) + ".png");
+      render::write_png(png.string(), img);
+      ADD_FAILURE() << "frame written to " << png.string();
+    }
+  }
+}
+
+TEST(Headless, EveryLookDrawsTheBodiesWhereTheyAre) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  check_looks("cpu-barnes-hut");
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
+
+TEST(Headless, EveryLookDrawsTheBodiesWhereTheyAreOnTheGpu) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  check_looks("barnes-hut");
+  check_looks("tiled");
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
+
+TEST(Headless, DebugOutputCatchesAGlError) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  if (!why.empty()) GTEST_SKIP() << why;
+  // binding a name that was never made is an error every driver reports
+  glBindBuffer(GL_ARRAY_BUFFER, 987654);
+  glGetError();
+  EXPECT_GE(render::gl_debug_error_count(), 1u);
+  EXPECT_NE(gl_messages().find("error"), std::string::npos) << gl_messages();
+  render::gl_debug_clear();
 }
 
 TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {

@@ -62,7 +62,9 @@ TEST(AccuracyProbe, OneCheckAtATimeAndSizesMustMatch) {
   std::vector<double> ax(b.size(), 1), ay(b.size(), 0), az(b.size(), 0);
   AccuracyProbe p;
   ASSERT_TRUE(p.start(b, ax, ay, az, 1, 0.01, 4096, "k", 0));
-  if (p.busy()) EXPECT_FALSE(p.start(b, ax, ay, az, 1, 0.01, 256, "k", 0));
+  if (p.busy()) {
+    EXPECT_FALSE(p.start(b, ax, ay, az, 1, 0.01, 256, "k", 0));
+  }
   wait_for(p);
   ax.pop_back();
   EXPECT_THROW(p.start(b, ax, ay, az, 1, 0.01, 256, "k", 0), Error);

@@ -1,0 +1,116 @@
+// The integrator table, and each integrator's composition on a harmonic oscillator (a = -x,
+// exact solution known): its order, its energy staying bounded (symplectic), and running back
+// with -dt to the start (time-reversible).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/error.hpp"
+#include "sim/integrators/integrator.hpp"
+
+using namespace nbody;
+
+namespace {
+
+// one body on a spring, a = -x, in double
+struct Oscillator final : StepOps {
+  double x = 1, v = 0, a = -1;
+  int evaluations = 0, closing = 0;
+  void evaluate_forces(const SimParams&) override {
+    a = -x;
+    ++evaluations;
+  }
+  void kick_drift(const SimParams& p, double kick, double drift) override {
+    v += kick * p.dt * a;
+    x += drift * p.dt * v;
+  }
+  void closing_kick(const SimParams& p, double kick) override {
+    kick_drift(p, kick, 0);
+    ++closing;
+  }
+};
+
+// position error after time T = 2 (several calls of `per_call` steps) with step dt
+double error_at(const IntegratorRow& r, double dt, int per_call = 7) {
+  Oscillator o;
+  SimParams p;
+  p.dt = dt;
+  const int steps = static_cast<int>(std::lround(2.0 / dt));
+  for (int done = 0; done < steps; done += per_call)
+    r.run(o, p, std::min(per_call, steps - done));
+  return std::abs(o.x - std::cos(steps * dt));
+}
+
+}  // namespace
+
+TEST(Integrators, TableNamesAliasesAndCosts) {
+  ASSERT_GE(integrator_table().size(), 2u);
+  for (const IntegratorRow& r : integrator_table()) {
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(&find_integrator(r.id), &r);
+    EXPECT_EQ(&find_integrator(r.name, "--integrator"), &r);
+    for (const std::string& a : r.aliases)
+      EXPECT_EQ(&find_integrator(a, "--integrator"), &r);
+    EXPECT_EQ(integrator_name(r.id), r.name);
+    EXPECT_EQ(parse_integrator(r.name), r.id);
+    EXPECT_EQ(force_evaluations(r.id), r.force_evaluations);
+    EXPECT_NE(r.run, nullptr);
+    EXPECT_FALSE(r.description.empty());
+  }
+  try {
+    find_integrator("rk45", "--integrator");
+    ADD_FAILURE() << "an unknown name was accepted";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--integrator"), std::string::npos) << what;
+    EXPECT_NE(what.find("rk45"), std::string::npos) << what;
+    EXPECT_NE(what.find("leapfrog"), std::string::npos) << what;
+  }
+}
+
+TEST(Integrators, ForceEvaluationsPerStepAsTheRowSays) {
+  for (const IntegratorRow& r : integrator_table()) {
+    SCOPED_TRACE(r.name);
+    Oscillator o;
+    SimParams p;
+    p.dt = 0.01;
+    r.run(o, p, 10);
+    EXPECT_EQ(o.evaluations, 10 * r.force_evaluations);
+    EXPECT_EQ(o.closing, 1);  // one closing kick per call, where the store shows the state
+  }
+}
+
+TEST(Integrators, ConvergeAtTheirOrder) {
+  for (const IntegratorRow& r : integrator_table()) {
+    SCOPED_TRACE(r.name);
+    const double e1 = error_at(r, 0.02), e2 = error_at(r, 0.01);
+    const double order = std::log2(e1 / e2);
+    EXPECT_NEAR(order, r.order, 0.15) << "errors " << e1 << ", " << e2;
+  }
+}
+
+TEST(Integrators, SymplecticEnergyStaysBoundedAndTimeReversible) {
+  for (const IntegratorRow& r : integrator_table()) {
+    SCOPED_TRACE(r.name);
+    Oscillator o;
+    SimParams p;
+    p.dt = 0.1;
+    double worst = 0;
+    for (int call = 0; call < 2000; ++call) {  // 20,000 steps, ~318 periods
+      r.run(o, p, 10);
+      worst = std::max(worst, std::abs(0.5 * (o.x * o.x + o.v * o.v) - 0.5));
+    }
+    // bounded, not growing: a symplectic map conserves a nearby energy
+    EXPECT_LT(worst, r.order == 2 ? 2e-3 : 1e-5);
+    if (!r.time_reversible) continue;
+    // back with -dt to the start
+    const double x1 = o.x, v1 = o.v;
+    p.dt = -0.1;
+    for (int call = 0; call < 2000; ++call)
+      r.run(o, p, 10);
+    EXPECT_NEAR(o.x, 1.0, 1e-9);
+    EXPECT_NEAR(o.v, 0.0, 1e-9);
+    (void)x1;
+    (void)v1;
+  }
+}

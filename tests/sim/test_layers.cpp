@@ -1,0 +1,97 @@
+// The architecture's rules that a compiler does not check: sim/ is the simulation core and
+// includes no GL, GLFW or ImGui header; kernel capabilities are flags of the table rows, not
+// guesses from names or tunables.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "sim/backend.hpp"
+
+using namespace nbody;
+
+namespace {
+
+// the source tree's root (assets/ is one of its folders)
+std::filesystem::path source_root() {
+  return std::filesystem::path(NBODY_ASSETS_DIR).parent_path();
+}
+
+}  // namespace
+
+TEST(Layers, SimIncludesNoGlGlfwOrImgui) {
+  const std::filesystem::path sim = source_root() / "sim";
+  ASSERT_TRUE(std::filesystem::is_directory(sim)) << sim;
+  const std::regex forbidden(
+      R"(^\s*#\s*include\s*[<"](GL/|GLES|EGL/|glad/|GLFW/|imgui|backends/imgui|render/|app/))");
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(sim)) {
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() ||
+        (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh" && ext != ".h"))
+      continue;
+    ++files;
+    std::ifstream in(e.path());
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+      ++number;
+      EXPECT_FALSE(std::regex_search(line, forbidden))
+          << e.path().string() << ":" << number << ": " << line;
+    }
+  }
+  EXPECT_GT(files, 30);
+}
+
+TEST(Layers, KernelCapabilitiesAreFlagsOfTheRows) {
+  int oracles = 0;
+  const KernelInfo* cpu_tree = nullptr;
+  const KernelInfo* gpu_tree = nullptr;
+  for (const KernelInfo& k : kernel_table()) {
+    SCOPED_TRACE(k.name);
+    oracles += k.oracle;
+    if (k.oracle) {
+      EXPECT_FALSE(k.gpu);
+      EXPECT_TRUE(k.supports_double);
+    }
+    // a tree kernel, and only a tree kernel, has an opening angle
+    EXPECT_EQ(k.tree, k.find_tunable("theta") != nullptr);
+    if (k.tree) (k.gpu ? gpu_tree : cpu_tree) = &k;
+    EXPECT_FALSE(k.oracle && k.lesson);
+  }
+  EXPECT_EQ(oracles, 1);
+  ASSERT_NE(cpu_tree, nullptr);
+  if (!gpu_tree) GTEST_SKIP() << "no GPU rows in this build";
+  // one definition of the Barnes-Hut tunables: the same defaults on the CPU and the GPU
+  for (const char* key : {"theta", "leaf_size", "group_size", "quadrupole"}) {
+    SCOPED_TRACE(key);
+    const Tunable* c = cpu_tree->find_tunable(key);
+    const Tunable* g = gpu_tree->find_tunable(key);
+    ASSERT_NE(c, nullptr);
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(c->def, g->def);
+    EXPECT_EQ(c->help, g->help);
+  }
+}
+
+TEST(Layers, BarnesHutTunablesAreParsedOnceIntoATypedValue) {
+  const KernelInfo& row = find_kernel("cpu-barnes-hut");
+  SimParams p;
+  p.kernel = row.name;
+  const BhConfig def = bh_config(row, p);
+  EXPECT_DOUBLE_EQ(def.theta, row.find_tunable("theta")->def);
+  EXPECT_EQ(def.leaf_size, 16);
+  EXPECT_TRUE(def.quadrupole);
+  EXPECT_EQ(def.block_size, 0);  // a CPU row has none
+
+  ParsedTunables<BhConfig, bh_config> cache;
+  EXPECT_DOUBLE_EQ(cache.get(row, p).theta, def.theta);
+  p.tunables["theta"] = 0.8;
+  p.tunables["quadrupole"] = 0;
+  EXPECT_DOUBLE_EQ(cache.get(row, p).theta, 0.8);
+  EXPECT_FALSE(cache.get(row, p).quadrupole);
+  p.tunables.erase("theta");
+  EXPECT_DOUBLE_EQ(cache.get(row, p).theta, def.theta);
+}
