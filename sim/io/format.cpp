@@ -1,6 +1,7 @@
 // Format detection, load/save dispatch and file summaries.
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -180,6 +181,16 @@ void check_output(const std::string& path, Format f, const SaveOptions& opt) {
 void check_scene_output(const Scene& s, const std::string& path, Format f) {
   // what a format cannot hold is found here, before a run, not when writing after it
   const Bodies& b = s.bodies;
+  // values a reader refuses are not written (found by fuzz_roundtrip_csv/binary: NaN scales)
+  const UnitSystem& u = s.units;
+  if (!std::isfinite(u.G) || !(u.G > 0))
+    fail(path, ": G = ", u.G, " is not a finite positive number");
+  for (const auto& [v, what] :
+       {std::pair{u.length_m, "length_m"}, std::pair{u.mass_kg, "mass_kg"},
+        std::pair{u.time_s, "time_s"}, std::pair{s.dt, "dt"}, std::pair{s.softening, "softening"},
+        std::pair{s.camera_distance, "camera distance"}})
+    if (!std::isfinite(v) || v < 0)
+      fail(path, ": ", what, " = ", v, " is not a finite number >= 0");
   if (f == Format::Csv) {
     // a row is one line: a name with a line break would be read back as two broken rows
     for (std::size_t i = 0; i < b.name.size(); ++i)

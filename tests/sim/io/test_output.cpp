@@ -8,9 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "io_test_util.hpp"
 #include "sim/io/detail.hpp"
@@ -434,4 +436,20 @@ TEST(Output, CsvHeaderValuesWithLineBreaksRoundTrip) {
 TEST(Output, CustomUnitsWithoutLabelsAreRefused) {
   std::istringstream in("# nbody csv v1 units=custom G=2\n1,0,0,0,0,0,1\n-1,0,0,0,0,0,1\n");
   EXPECT_ERROR_MENTIONS([&] { io::read_csv(in, "c.csv"); }, "c.csv:1", "units=", "length");
+}
+
+// issue 22, found by fuzz_roundtrip_csv and fuzz_roundtrip_binary: the writers wrote unit scales
+// (NaN) that their readers refuse; now they refuse them, naming the value
+TEST(Output, WritersRefuseWhatTheReadersRefuse) {
+  Scene s = plummerish(3);
+  s.units = UnitSystem{"custom", "L", "M", "T", "L/T", std::nan(""), 0, 0, 2};
+  std::ostringstream o;
+  EXPECT_ERROR_MENTIONS([&] { io::write_csv(o, s); }, "length_m", "not a finite number");
+  EXPECT_ERROR_MENTIONS([&] { io::write_binary(o, s); }, "length_m", "not a finite number");
+  TempDir d;
+  EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "x.csv", io::Format::Csv); }, "x.csv", "length_m");
+  s.units = units::henon();
+  s.dt = std::numeric_limits<double>::infinity();
+  EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "x.bin", io::Format::Binary); }, "x.bin", "dt");
+  EXPECT_EQ(leftovers(d.str()), 0);
 }
