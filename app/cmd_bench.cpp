@@ -24,6 +24,7 @@
 #include "app/progress.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/io/io.hpp"
 #include "sim/scene.hpp"
 
 namespace nbody::app {
@@ -251,9 +252,7 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
-void write_csv(const std::string& path, const std::vector<Row>& rows, const std::string& device) {
-  std::ofstream f(path);
-  if (!f) fail("--csv: cannot write '", path, "'");
+void write_csv_rows(std::ostream& f, const std::vector<Row>& rows, const std::string& device) {
   f << "# nbody bench, " << today() << ", " << device << "\n";
   // one column per tunable key of the table, "-" where a row's kernel has none
   const std::vector<const Tunable*> keys = all_tunables();
@@ -271,7 +270,11 @@ void write_csv(const std::string& path, const std::vector<Row>& rows, const std:
       << r.speedup << "," << r.err_norm << "," << r.err_median << "," << r.err_p99 << ","
       << r.err_max << "," << phases_text(r) << "\n";
   }
-  if (!f) fail("--csv: error while writing '", path, "'");
+}
+
+void write_csv(const std::string& path, const std::vector<Row>& rows, const std::string& device) {
+  // through the one safe writer (atomic replace, the OS's reason on failure)
+  io::write_file(path, [&](std::ostream& f) { write_csv_rows(f, rows, device); });
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, const std::string& device,
@@ -314,16 +317,16 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const std
         {"normwise", r.err_norm}, {"median", r.err_median}, {"p99", r.err_p99}, {"max", r.err_max}};
     j["results"].push_back(x);
   }
-  std::ofstream f(path);
-  if (!f) fail("--json: cannot write '", path, "'");
-  f << j.dump(2) << "\n";
-  if (!f) fail("--json: error while writing '", path, "'");
+  io::write_file(path, j.dump(2) + "\n");
 }
 
 void run_bench(const BenchOptions& o) {
   if (o.steps < 1) fail("--steps must be >= 1 (got ", o.steps, ")");
   if (o.repeats < 1) fail("--repeats must be >= 1 (got ", o.repeats, ")");
   if (o.sample < 256) fail("--sample must be >= 256 (got ", o.sample, ")");
+  // the outputs are checked before the measurements, so a bad name loses no work
+  if (!o.csv.empty()) io::check_output(o.csv, io::Format::Csv);
+  if (!o.json.empty()) io::check_output(o.json, io::Format::Csv);
   for (long long n : o.n)
     if (n < 1 || n > (1LL << 28)) fail("--n: ", n, " is outside 1..268435456");
   // the device line, or why there is none

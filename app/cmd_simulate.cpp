@@ -117,6 +117,7 @@ int simulate(const SimulateOptions& o) {
   // with -o -, the data goes to stdout and everything else to stderr
   std::FILE* log = o.output == "-" ? stderr : stdout;
   Launch l = make_launch(o.launch);
+  const std::optional<io::RunRecord> before = l.loaded_run;
   if (out_format) io::check_scene_output(l.scene, o.output, *out_format);
   SimParams p = l.params;
   if (!l.kernel_reason.empty())
@@ -227,7 +228,7 @@ int simulate(const SimulateOptions& o) {
   if (structure) std::fprintf(log, "structure: %s\n", structure_summary(s0, s1, u).c_str());
   if (out_format) {
     io::SaveOptions so;
-    so.run = run_record(sim);
+    so.run = run_record(sim, p, before);
     so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
     io::save(output_scene(sim, p), o.output, *out_format, so);
     std::fprintf(log, "wrote %s (%s)\n", o.output.c_str(), io::format_name(*out_format));
@@ -252,7 +253,8 @@ void register_simulate_command(CLI::App& app) {
       ->check(CLI::Range(1LL, 2147483647LL));
   cmd->add_option("-o,--output", o->output,
                   "write the final state to this file ('-': CSV on standard output); units, G, "
-                  "dt, softening, elapsed time, steps, kernel and integrator are recorded");
+                  "dt, softening, elapsed time, steps, kernel and integrator are recorded")
+      ->check(non_empty());
   cmd->add_option("--format", o->output_format, "format of --output (default: from its extension)")
       ->check(CLI::IsMember(
           {"csv", "bin", "binary", "tipsy", "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora"},

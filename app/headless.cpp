@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <future>
 
+#include <stb/stb_image_write.h>
 #include <nlohmann/json.hpp>
 
 #include "app/egl_context.hpp"
@@ -16,10 +16,24 @@
 #include "render/offscreen.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/io/io.hpp"
 #include "sim/units.hpp"
 
 namespace nbody::app {
 namespace {
+
+// a PNG encoded in memory and written through the safe writer (a FIFO or device named like a
+// frame is refused; a full disk is an error naming the file, the old file stays whole)
+void write_png_file(const std::string& path, const render::Image& img) {
+  std::string png;
+  auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), std::size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, img.width, img.height, 4, img.rgba.data(),
+                              img.width * 4))
+    fail(path, ": cannot encode the frame as PNG");
+  io::write_file(path, png);
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -34,6 +48,9 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   if (opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192)
     fail("--width/--height must be in 16..8192 (got ", opt.width, "x", opt.height, ")");
   if (opt.out_dir.empty()) fail("--out DIR is required");
+  if (opt.tree_cells >= 0 && !find_kernel(launch.params.kernel).tree)
+    fail("--tree-cells draws the cells of a tree kernel's tree; kernel '", launch.params.kernel,
+         "' has none (use --kernel barnes-hut or cpu-barnes-hut)");
   {
     std::error_code ec;
     std::filesystem::create_directories(opt.out_dir, ec);
@@ -109,7 +126,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       std::snprintf(name, sizeof name, "frame_%05d.png", f);
       std::string path = (std::filesystem::path(opt.out_dir) / name).string();
       last_image = render::read_framebuffer(opt.width, opt.height);
-      render::write_png(path, last_image);
+      write_png_file(path, last_image);
       pngs.push_back(path);
     }
     if (viewer.state().health_paused) break;
@@ -190,7 +207,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   }
   j["finite"] = finite;
   std::string summary = (std::filesystem::path(opt.out_dir) / "summary.json").string();
-  std::ofstream(summary) << j.dump(2) << "\n";
+  io::write_file(summary, j.dump(2) + "\n");
   // one line; the whole summary is in summary.json
   std::printf(
       "rendered %d frames (%zu PNG) of %s, N = %zu, %s: %.3g ms/frame, %.3g ms/step%s -> %s\n",

@@ -12,6 +12,7 @@
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/io/detail.hpp"
 #include "sim/sky/sbdb.hpp"
 #include "sim/units.hpp"
 
@@ -27,6 +28,11 @@ CLI::Validator finite_number(bool positive) {
         return {};
       },
       positive ? "NUMBER > 0" : "NUMBER >= 0");
+}
+
+CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](std::string& in) -> std::string { return in.empty() ? "an empty name" : ""; }, "NAME");
 }
 
 std::vector<std::string> unit_names() {
@@ -58,6 +64,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   auto* load = cmd.add_option("--load", o.load,
                               "load bodies from a file or an AGORA directory (native CSV, plain "
                               "CSV with a column header x,y,z,vx,vy,vz,m, binary, Tipsy, AGORA)")
+                   ->check(non_empty())
                    ->group("Scene");
   auto* n = cmd.add_option("-n,--bodies", o.n, "number of bodies for generated scenes (0: default)")
                 ->check(CLI::Range(0.0, 67108864.0))
@@ -127,6 +134,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->group("Scene");
   cmd.add_option("--small-bodies-max", o.small_bodies_max,
                  "at most this many small bodies, in file order (0: all)")
+      ->check(CLI::Range(0.0, 1e12))
       ->group("Scene");
   cmd.add_flag("--small-bodies-massless", o.small_bodies_massless,
                "small bodies are test particles (m = 0) instead of masses from their diameters "
@@ -264,17 +272,24 @@ Scene output_scene(Simulation& sim, const SimParams& p) {
   return out;
 }
 
-io::RunRecord run_record(const Simulation& sim) {
+io::RunRecord run_record(const Simulation& sim, const SimParams& p,
+                         const std::optional<io::RunRecord>& before) {
   io::RunRecord r;
-  r.time = sim.time();
-  r.steps = sim.steps_done();
+  // a run continued from a file adds to what the file records
+  r.time = (before ? before->time : 0) + sim.time();
+  r.steps = (before ? before->steps : 0) + sim.steps_done();
   r.kernel = sim.kernel();
-  r.integrator = "leapfrog-kdk";  // the one integrator Simulation has (kick-drift-kick)
+  r.integrator =
+      p.integrator == Integrator::Leapfrog ? "leapfrog-kdk" : integrator_name(p.integrator);
+  if (p.post_newtonian) r.integrator += "+1pn";
   return r;
 }
 
 void check_coincident(const Bodies& b, double softening, const std::string& what) {
-  if (softening > 0 || b.size() < 2) return;
+  // a softening whose cube underflows in float (< ~2e-13) is as good as none for two bodies at
+  // one place: their force is 0/0
+  const float e = static_cast<float>(softening);
+  if ((softening > 0 && std::isnormal(e * e * e)) || b.size() < 2) return;
   std::vector<std::uint32_t> idx(b.size());
   if (b.size() > 0xFFFFFFFFu) return;
   for (std::size_t i = 0; i < idx.size(); ++i)
@@ -287,12 +302,13 @@ void check_coincident(const Bodies& b, double softening, const std::string& what
     if (key(i) != key(j)) continue;
     auto label = [&](std::uint32_t q) {
       std::string l = std::to_string(q);
-      if (!b.name.empty() && !b.name[q].empty()) l += " (" + b.name[q] + ")";
+      if (!b.name.empty() && !b.name[q].empty()) l += " (" + io::detail::quote(b.name[q]) + ")";
       return l;
     };
     fail(what, ": bodies ", label(i), " and ", label(j), " are at the same position (", b.x[i],
-         ", ", b.y[i], ", ", b.z[i],
-         ") and the softening is 0: the force between them is infinite; give --softening > 0");
+         ", ", b.y[i], ", ", b.z[i], ") and the softening is ", softening,
+         softening > 0 ? " (too small)" : "",
+         ": the force between them is infinite; give --softening > 0 (at least 1e-12)");
   }
 }
 
@@ -344,6 +360,8 @@ std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
     char* end = nullptr;
     const double v = std::strtod(val.c_str(), &end);
     if (val.empty() || *end != '\0') fail("--param ", key, ": '", val, "' is not a number");
+    if (out.count(key))
+      fail("--param ", key, " is given twice (", key, "=", out[key], " and ", s, ")");
     out[key] = v;
   }
   return out;
@@ -366,12 +384,29 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   if (!o.load.empty()) {
     if (o.n) fail("-n/--bodies applies to generated scenes, not to --load ", o.load);
     if (!o.scene_values.empty()) fail("--param applies to preset scenes, not to --load ", o.load);
-    l.scene = io::load(o.load, load_options(o));
+    io::LoadOptions lo = load_options(o);
+    io::RunRecord run;
+    lo.run = &run;
+    l.scene = io::load(o.load, lo);
+    if (run.steps > 0 || run.time != 0) l.loaded_run = run;
   } else {
     SceneParams sp;
     sp.seed = o.seed;
     sp.values = parse_values(o.scene_values);
     sp.n = o.n;
+    for (const SceneInfo& s : scene_table())
+      if (s.name == o.scene && !s.has_n && o.n)
+        fail("-n/--bodies: scene '", o.scene,
+             "' has a fixed set of bodies (-n applies to generated scenes; see `nbody simulate "
+             "--list-scenes`)");
+    if (!o.input_units.empty())
+      fail(
+          "--input-units applies to files that store no units (--load of Tipsy or plain CSV), "
+          "not to --scene ",
+          o.scene);
+    if (!o.components.empty())
+      fail("--components applies to files loaded with --load (AGORA, Tipsy), not to --scene ",
+           o.scene);
     if (sp.n == 0) {
       for (const SceneInfo& s : scene_table())
         if (s.name == o.scene && s.has_n) sp.n = (k.gpu ? gpu_default_n : cpu_default_n);
@@ -383,6 +418,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
     so.classes = o.small_body_classes;
     so.max = o.small_bodies_max;
     so.massless = o.small_bodies_massless;
+    so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
     sky::add_small_bodies(l.scene, o.small_bodies, so);
   } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless) {
     fail(
@@ -407,6 +443,19 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   if (p.post_newtonian && !u.physical())
     fail("--pn: scene '", l.scene.name, "' has no physical units (", u.name,
          "), so the speed of light is unknown");
+  if (p.post_newtonian) {
+    // the 1PN term is the field of one dominant body (the Sun), not of a galaxy's heaviest star
+    const Bodies& b = l.scene.bodies;
+    double total = 0, heaviest = 0;
+    for (double m : b.m) {
+      total += m;
+      heaviest = std::max(heaviest, m);
+    }
+    if (!(heaviest >= 0.5 * total))
+      fail("--pn: the 1PN correction is about one dominant body (the Sun); in scene '",
+           l.scene.name, "' the heaviest body holds only ", 100 * heaviest / total,
+           "% of the mass");
+  }
   p.dt = o.dt.value_or(l.scene.dt);
   p.softening = o.softening.value_or(l.scene.softening);
   p.G = o.G.value_or(l.scene.units.G);

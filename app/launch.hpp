@@ -63,6 +63,7 @@ struct Launch {
   Scene scene;
   SimParams params;
   std::string kernel_reason;  ///< why this kernel, when none was named (shown in the panel)
+  std::optional<io::RunRecord> loaded_run;  ///< the run a loaded file records (to continue it)
 };
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n = 65536,
                    std::size_t cpu_default_n = 16384);
@@ -91,11 +92,16 @@ io::LoadOptions load_options(const std::vector<std::string>& components,
 /// The bodies, units and parameters a simulation is at, for writing: dt, ε and G from `p`
 /// (G differing from the units' own G is kept with the units).
 Scene output_scene(Simulation& sim, const SimParams& p);
-/// What `sim` has run: elapsed time, steps, kernel, integrator (recorded in written files).
-io::RunRecord run_record(const Simulation& sim);
+/// What `sim` has run with `p`: elapsed time, steps, kernel, integrator ("leapfrog-kdk" or
+/// "yoshida4", "+1pn" with the post-Newtonian term), recorded in written files; a run continued
+/// from a file adds the file's elapsed time and steps (`before`).
+io::RunRecord run_record(const Simulation& sim, const SimParams& p,
+                         const std::optional<io::RunRecord>& before = {});
 /// Throws nbody::Error naming two bodies at the same position when the softening is 0 (their
 /// mutual force would be infinite).
 void check_coincident(const Bodies& b, double softening, const std::string& what);
+/// A CLI11 validator: a non-empty file or directory name (-o "" is an error, not "no output").
+CLI::Validator non_empty();
 /// A CLI11 validator: a finite number > 0 (positive) or >= 0.
 CLI::Validator finite_number(bool positive);
 /// The unit-system names --input-units and --units accept.

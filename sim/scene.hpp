@@ -56,6 +56,7 @@ struct SceneParams {
 struct SceneParamInfo {
   std::string key, label, help;
   double min, max, def;
+  bool choice = false;  ///< a whole number (preset, halo kind, a 0/1 switch)
 };
 
 /// One row of the scene table.

@@ -15,6 +15,9 @@ nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_cell_boxes.cpp gl nbody_g
 # the window with its own simulation thread: slow steps, --exit-after, --stats
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_threaded.cpp gl nlohmann_json::nlohmann_json)
 add_dependencies(test_gui_threaded nbody)
+# render --out through the safe writer: FIFO, full disk, summary.json (issue 22)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_render_output.cpp gl)
+add_dependencies(test_render_output nbody)
 # pure helpers of the window (no GL context needed)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)
 # the simulation thread's accuracy check and tree cells (label app, no GL)

@@ -6,7 +6,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <vector>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -205,6 +209,32 @@ void check_agora_output(const std::string& dir, const SaveOptions& opt) {
 
 }  // namespace detail
 
+namespace {
+
+// an exclusive flock on a directory, refused at once when another process holds it
+class DirLock {
+ public:
+  explicit DirLock(const std::string& dir) {
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) fail(dir, ": cannot open the directory: ", detail::os_error(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd_);
+      if (err == EWOULDBLOCK)
+        fail(dir, ": another process is writing AGORA files into this directory");
+      fail(dir, ": cannot lock the directory: ", detail::os_error(err));
+    }
+  }
+  ~DirLock() { ::close(fd_); }
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
 void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt) {
   // AGORA files are in kpc, km/s, 1e9 Msun
   const UnitSystem ag = units::agora();
@@ -222,6 +252,10 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt)
   const bool existed = fs::is_directory(dir, ec);
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) fail(dir, ": cannot create directory (", ec.message(), ")");
+  // one writer at a time: a lock on the directory itself, held to the end; the checks again
+  // under it (another writer may have filled the directory meanwhile)
+  const DirLock lock(dir);
+  detail::check_agora_output(dir, opt);
   const Bodies& b = s.bodies;
   auto file_of = [](Component comp) {
     switch (comp) {
@@ -246,6 +280,9 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt)
   std::optional<RunRecord> run = opt.run;
   if (run) run->time *= c.time;
   const std::string header = "# nbody agora v1" + detail::run_header(rec, run) + "\n";
+  // every file is written and synced before any replaces its old one, so a failure (a full
+  // disk) leaves the directory as it was instead of mixing old and new files
+  std::vector<std::unique_ptr<detail::AtomicFile>> files;
   for (int k = 0; k < 4; ++k) {
     const std::string path = (fs::path(dir) / kFiles[k].file).string();
     if (count[k] == 0 && existed && fs::exists(path, ec)) {
@@ -253,7 +290,7 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt)
         opt.notice(path + ": left as it was (the input has no " + kFiles[k].what + " bodies)");
       continue;
     }
-    detail::AtomicFile file(path);
+    detail::AtomicFile& file = *files.emplace_back(std::make_unique<detail::AtomicFile>(path));
     std::ostream& out = file.stream();
     out << header;
     std::string line;
@@ -269,8 +306,14 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt)
       line += '\n';
       out << line;
     }
-    file.commit();
+    try {
+      file.finish();
+    } catch (const Error& e) {
+      fail(e.what(), "; no file in ", dir, " was replaced");
+    }
   }
+  for (auto& f : files)
+    f->commit();
 }
 
 }  // namespace nbody::io

@@ -201,6 +201,7 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
 }  // namespace detail
 
 void write_binary(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run) {
+  check_scene_output(s, "binary", Format::Binary);  // what the reader could not read back
   const Bodies& b = s.bodies;
   const UnitSystem& u = s.units;
   const std::size_t n = b.size();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <istream>
 #include <map>
 #include <ostream>
@@ -69,9 +70,13 @@ std::vector<RigidHalo> parse_halos(const std::string& v, const std::string& wher
   return out;
 }
 
-// a name field, quoted when it holds commas or quotes
+// a name field, quoted when it holds commas or quotes or starts or ends with a blank (which
+// the reader trims from unquoted fields)
 std::string quote_field(const std::string& v) {
-  if (v.find_first_of(",\"") == std::string::npos) return v;
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  if (v.find_first_of(",\"") == std::string::npos &&
+      (v.empty() || (!blank(v.front()) && !blank(v.back()))))
+    return v;
   std::string q = "\"";
   for (char c : v) {
     if (c == '"') q += '"';
@@ -89,10 +94,12 @@ std::string_view trim(std::string_view s) {
 }
 
 // splits a row at commas; a field may be quoted ("a, b" with "" for a quote). Quoted fields are
-// unescaped into `store`; false on an unterminated quote.
+// unescaped into `store`, a deque so that adding one never moves those `f` already points into;
+// false on an unterminated quote.
 bool split_row(std::string_view line, std::vector<std::string_view>& f,
-               std::vector<std::string>& store) {
+               std::deque<std::string>& store, std::vector<char>& was_quoted) {
   f.clear();
+  was_quoted.clear();
   std::size_t used = 0, i = 0;
   while (true) {
     std::size_t j = i;
@@ -121,6 +128,7 @@ bool split_row(std::string_view line, std::vector<std::string_view>& f,
       while (k < line.size() && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
         ++k;
       f.push_back(q);
+      was_quoted.push_back(1);
       if (k >= line.size()) return true;
       if (line[k] != ',') return false;
       i = k + 1;
@@ -129,9 +137,11 @@ bool split_row(std::string_view line, std::vector<std::string_view>& f,
     const std::size_t c = line.find(',', i);
     if (c == std::string_view::npos) {
       f.push_back(line.substr(i));
+      was_quoted.push_back(0);
       return true;
     }
     f.push_back(line.substr(i, c - i));
+    was_quoted.push_back(0);
     i = c + 1;
   }
 }
@@ -211,6 +221,14 @@ UnitSystem units_from_header(const std::map<std::string, std::string>& kv,
   number("time_s", u.time_s);
   const bool have_G = number("G", u.G);
   if (!have_G && !known) fail(where, ": header states no G for units ", detail::quote(*id));
+  if (!known) {
+    // other units state everything: their labels and SI scales (0: not physical)
+    for (const char* k : {"length", "mass", "time", "velocity", "length_m", "mass_kg", "time_s"})
+      if (!get(k))
+        fail(where, ": header says units=", detail::quote(*id), " but gives no ", k,
+             "=... (units other than henon, solar, galactic and agora need length, mass, time, "
+             "velocity, length_m, mass_kg, time_s and G)");
+  }
   if (!(u.G > 0)) fail(where, ": header G=", u.G, " must be positive");
   if (known && have_G && std::fabs(u.G - named_G) > 1e-12 * named_G)
     fail(where, ": header says units=", *id, " (G = ", detail::format_double(named_G),
@@ -248,9 +266,14 @@ std::size_t count_lines(std::istream& in) {
 namespace detail {
 
 std::string quote_value(const std::string& v) {
-  if (!v.empty() && v.find_first_of(" \t\"\\") == std::string::npos) return v;
+  if (!v.empty() && v.find_first_of(" \t\"\\\r\n") == std::string::npos) return v;
   std::string q = "\"";
   for (char c : v) {
+    // a line break as \n or \r: the header is one line
+    if (c == '\n' || c == '\r') {
+      q += c == '\n' ? "\\n" : "\\r";
+      continue;
+    }
     if (c == '"' || c == '\\') q += '\\';
     q += c;
   }
@@ -286,7 +309,8 @@ std::map<std::string, std::string> parse_header_pairs(std::string_view s, std::s
       bool closed = false;
       while (i < s.size()) {
         if (s[i] == '\\' && i + 1 < s.size()) {
-          val += s[i + 1];
+          const char e = s[i + 1];
+          val += e == 'n' ? '\n' : e == 'r' ? '\r' : e;
           i += 2;
         } else if (s[i] == '"') {
           ++i;
@@ -354,7 +378,8 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
   std::vector<std::string> names;  // started at the first non-empty name
   std::vector<int> col;            // field -> column (the header's order, else the native one)
   std::vector<std::string_view> f;
-  std::vector<std::string> quoted;
+  std::deque<std::string> quoted;  // unescaped quoted fields (stable addresses)
+  std::vector<char> was_quoted;    // per field: 1 when it was quoted (kept as it is, untrimmed)
   const std::string& src = source;
   // the stream's length, when it has one, for the progress line; the rows, to reserve once
   std::size_t total = 0;
@@ -450,7 +475,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
     }
     if (magic) fail(where, ": a second '# nbody csv' header line (the first is at the top)");
     if (l.front() == '#') continue;  // further comments
-    if (!split_row(l, f, quoted)) fail(where, ": unterminated or misplaced quote");
+    if (!split_row(l, f, quoted, was_quoted)) fail(where, ": unterminated or misplaced quote");
     // the column header (a plain CSV's first line; optional in native CSV)
     if (!have_columns && b.empty() && column_index(f[0]) >= 0) {
       parse_column_header(f, col, where);
@@ -487,7 +512,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
           fail(where, ": column ", k + 1, " (component): ", detail::quote(trim(f[k])),
                " is not a component name (star, disk, bulge, dark, gas, planet)");
       } else {
-        label = trim(f[k]);
+        label = was_quoted[k] ? f[k] : trim(f[k]);
       }
     }
     if (v[6] < 0) fail(where, ": column m: negative mass ", v[6]);
@@ -513,6 +538,7 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
 }
 
 void write_csv(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run) {
+  check_scene_output(s, "CSV", Format::Csv);  // names the reader could not read back
   UnitSystem u = s.units;
   const Bodies& b = s.bodies;
   using detail::format_double;

@@ -64,9 +64,14 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   std::ostream& stream() { return *out_; }
-  /// Flushes, syncs and renames over the target; throws nbody::Error with the OS error.
+  /// Flushes and syncs the temporary file (the target is not touched yet); throws nbody::Error
+  /// naming the path and the OS error (e.g. "No space left on device"), the temporary removed.
+  void finish();
+  /// finish() when not done, then renames over the target; throws nbody::Error with the OS error.
   void commit();
   const std::string& temp_path() const { return tmp_; }
+  /// errno of the first failed write so far, 0 when none failed.
+  int error() const { return buf_ ? buf_->error() : 0; }
 
  private:
   void discard() noexcept;
@@ -76,6 +81,7 @@ class AtomicFile {
   std::string tmp_;
   int fd_ = -1;
   int slot_ = -1;
+  bool finished_ = false;
   std::unique_ptr<FdBuf> buf_;
   std::unique_ptr<std::ostream> out_;
 };

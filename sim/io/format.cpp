@@ -1,5 +1,7 @@
 // Format detection, load/save dispatch and file summaries.
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -90,11 +92,15 @@ std::optional<Format> detect_source(const detail::ByteSource& src, std::string& 
        tipsy_reason);
 }
 
-void write_stream_file(const std::string& path, const std::function<void(std::ostream&)>& fn) {
+}  // namespace
+
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& fill) {
   detail::AtomicFile file(path);
   try {
-    fn(file.stream());
+    fill(file.stream());
   } catch (const Error& e) {
+    // a failed write: the OS's reason (e.g. "No space left on device")
+    if (file.error() != 0) fail(path, ": write error: ", detail::os_error(file.error()));
     std::string m = e.what();
     if (m.rfind(path, 0) == 0) throw;
     fail(path, ": ", m);
@@ -102,7 +108,9 @@ void write_stream_file(const std::string& path, const std::function<void(std::os
   file.commit();
 }
 
-}  // namespace
+void write_file(const std::string& path, std::string_view bytes) {
+  write_file(path, [&](std::ostream& o) { o.write(bytes.data(), std::streamsize(bytes.size())); });
+}
 
 Format detect_format(const std::string& path) {
   detail::require_exists(path);
@@ -144,7 +152,7 @@ Scene load(const std::string& path, Format f, const LoadOptions& opt) {
       case Format::Agora:
         return detail::read_agora(path, opt);
       case Format::Sbdb: {
-        Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path);
+        Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path, opt.notice);
         detail::finish_scene(s, path, opt);
         return s;
       }
@@ -171,6 +179,48 @@ void check_output(const std::string& path, Format f, const SaveOptions& opt) {
 }
 
 void check_scene_output(const Scene& s, const std::string& path, Format f) {
+  // what a format cannot hold is found here, before a run, not when writing after it
+  const Bodies& b = s.bodies;
+  // values a reader refuses are not written (found by fuzz_roundtrip_csv/binary: NaN scales)
+  const UnitSystem& u = s.units;
+  if (!std::isfinite(u.G) || !(u.G > 0))
+    fail(path, ": G = ", u.G, " is not a finite positive number");
+  for (const auto& [v, what] :
+       {std::pair{u.length_m, "length_m"}, std::pair{u.mass_kg, "mass_kg"},
+        std::pair{u.time_s, "time_s"}, std::pair{s.dt, "dt"}, std::pair{s.softening, "softening"},
+        std::pair{s.camera_distance, "camera distance"}})
+    if (!std::isfinite(v) || v < 0)
+      fail(path, ": ", what, " = ", v, " is not a finite number >= 0");
+  if (f == Format::Csv) {
+    // a row is one line: a name with a line break would be read back as two broken rows
+    for (std::size_t i = 0; i < b.name.size(); ++i)
+      if (b.name[i].find_first_of("\r\n") != std::string::npos)
+        fail(path, ": the name of body ", i, " (", detail::quote(b.name[i]),
+             ") holds a line break, which a CSV row cannot hold (write .bin, which can)");
+  }
+  if (f == Format::Binary) {
+    for (std::size_t i = 0; i < b.name.size(); ++i)
+      if (b.name[i].size() > 0xFFFF)
+        fail(path, ": the name of body ", i, " is ", b.name[i].size(),
+             " bytes long; the binary format holds names of at most 65,535 bytes");
+    const std::pair<const std::string*, const char*> labels[] = {
+        {&s.units.name, "units id"},
+        {&s.units.length, "length label"},
+        {&s.units.mass, "mass label"},
+        {&s.units.time, "time label"},
+        {&s.units.velocity, "velocity label"}};
+    for (const auto& [label, what] : labels)
+      if (label->size() > 31)
+        fail(path, ": the ", what, " ", detail::quote(*label),
+             " is longer than the 31 bytes the binary header holds");
+  }
+  if (f == Format::Agora) {
+    const UnitSystem ag = units::agora();
+    const bool same = s.units.name == ag.name && s.units.G == ag.G;
+    if (!same && !s.units.physical())
+      fail(path, ": cannot write AGORA files (kpc, km/s, 1e9 Msun) from dimensionless units '",
+           s.units.name, "'; load with physical units (e.g. --input-units galactic)");
+  }
   // rigid halos live in the native CSV header only; other formats would silently drop them
   const std::size_t h = s.bodies.halos.size();
   if (h > 0 && f != Format::Csv)
@@ -184,17 +234,28 @@ void save(const Scene& s, const std::string& path, Format f, const SaveOptions& 
   check_output(path, f, opt);
   check_scene_output(s, path, f);
   if (path == "-") {
-    write_csv(std::cout, s, opt.run);
+    // straight to file descriptor 1 in large writes, with the OS's reason on failure
     std::cout.flush();
-    if (!std::cout) fail("-: cannot write to standard output");
+    std::fflush(stdout);
+    detail::FdBuf buf(1);
+    std::ostream out(&buf);
+    try {
+      write_csv(out, s, opt.run);
+    } catch (const Error&) {
+      if (buf.error() == 0) throw;
+    }
+    out.flush();
+    if (buf.error() != 0 || !out)
+      fail("-: cannot write to standard output: ",
+           detail::os_error(buf.error() ? buf.error() : EIO));
     return;
   }
   switch (f) {
     case Format::Csv:
-      write_stream_file(path, [&](std::ostream& o) { write_csv(o, s, opt.run); });
+      write_file(path, [&](std::ostream& o) { write_csv(o, s, opt.run); });
       return;
     case Format::Binary:
-      write_stream_file(path, [&](std::ostream& o) { write_binary(o, s, opt.run); });
+      write_file(path, [&](std::ostream& o) { write_binary(o, s, opt.run); });
       return;
     case Format::TipsyXdr:
     case Format::TipsyNative:
@@ -205,8 +266,8 @@ void save(const Scene& s, const std::string& path, Format f, const SaveOptions& 
                    "step count, kernel or integrator; only the time (" +
                    detail::format_double(opt.run ? opt.run->time : 0) +
                    ") is in the header. Load it with --input-units " + s.units.name);
-      write_stream_file(
-          path, [&](std::ostream& o) { write_tipsy(o, s, f, true, opt.run ? opt.run->time : 0); });
+      write_file(path,
+                 [&](std::ostream& o) { write_tipsy(o, s, f, true, opt.run ? opt.run->time : 0); });
       return;
     case Format::Agora:
       write_agora(path, s, opt);

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/scene.hpp"
@@ -87,6 +88,15 @@ void check_output(const std::string& path, Format f, const SaveOptions& opt = {}
 /// throws nbody::Error naming `path` and what would be lost. save() calls it; a command calls it
 /// before a long run.
 void check_scene_output(const Scene& s, const std::string& path, Format f);
+/// The one safe writer every output goes through (save() uses it; frames, summaries and other
+/// files of the commands too): `fill` writes into a unique temporary file next to `path`, which
+/// replaces `path` atomically, keeping its mode, only when everything was written and synced
+/// (a symlink is written through, a directory, device or FIFO refused). Throws nbody::Error
+/// naming `path` and the reason (the OS's, e.g. "No space left on device"); nothing is left
+/// behind on failure.
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& fill);
+/// Writes `bytes` to `path` through write_file().
+void write_file(const std::string& path, std::string_view bytes);
 /// Removes the temporary files of writes in progress. Async-signal-safe: for SIGINT/SIGTERM
 /// handlers, which then re-raise the signal.
 void remove_temp_files() noexcept;

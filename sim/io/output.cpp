@@ -173,11 +173,12 @@ AtomicFile::AtomicFile(const std::string& path) : name_(path), target_(resolve_o
   base += tp.filename().string();
   base += ".nbody-XXXXXX";
   std::string tmpl = (fs::path(dir_of(target_.path)) / base).string();
-  // SIGINT/SIGTERM wait until the file is registered, so the handler always removes it
+  // SIGINT/SIGTERM/SIGHUP/SIGQUIT wait until the file is registered, so the handler always
+  // removes it
   sigset_t stop, old;
   sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    sigaddset(&stop, sig);
   pthread_sigmask(SIG_BLOCK, &stop, &old);
   fd_ = ::mkstemp(tmpl.data());
   const int err_create = errno;
@@ -218,7 +219,8 @@ void AtomicFile::discard() noexcept {
   tmp_.clear();
 }
 
-void AtomicFile::commit() {
+void AtomicFile::finish() {
+  if (finished_) return;
   if (fd_ < 0) fail(name_, ": already written");
   out_->flush();
   int err = buf_->error();
@@ -233,6 +235,14 @@ void AtomicFile::commit() {
     discard();
     fail(name_, ": write error: ", os_error(err));
   }
+  finished_ = true;
+}
+
+void AtomicFile::commit() {
+  if (!finished_) finish();
+  if (tmp_.empty()) fail(name_, ": already written");
+  finished_ = false;
+  int err = 0;
   if (target_.links > 1) {
     // a file with other hard links: rewrite it in place so every name sees the new data
     copy_into_target();

@@ -46,8 +46,13 @@ Params::Params(const SceneInfo& info, const SceneParams& p)
     if (!std::isfinite(value) || value < row->min || value > row->max)
       fail("scene '", info.name, "': parameter '", key, "' must be in [", row->min, ", ", row->max,
            "] (got ", value, ")");
+    // a choice (preset, halo, a 0/1 switch) is a whole number, not rounded silently
+    if (row->choice && value != std::floor(value))
+      fail("scene '", info.name, "': parameter '", key, "' is a choice and must be a whole number ",
+           "in [", row->min, ", ", row->max, "] (got ", value, ")");
   }
-  // n applies to scenes with a user-chosen N; fixed scenes ignore it
+  // n applies to scenes with a user-chosen N; fixed scenes ignore it (the command line refuses
+  // it, app/launch.cpp)
   n_ = info.has_n ? (p.n == 0 ? info.default_n : p.n) : 0;
   if (info.has_n && p.n != 0 && (p.n < 2 || p.n > (std::size_t{1} << 26)))
     fail("scene '", info.name, "': parameter 'n' must be in [2, ", std::size_t{1} << 26, "] (got ",
@@ -144,7 +149,7 @@ std::vector<SceneInfo> build_table() {
         {"halo", "dark halo",
          "0: live (particles); 1: rigid Hernquist, 2: rigid NFW (an analytic field moving with "
          "each galaxy: all bodies are stars)",
-         0, 2, 0}},
+         0, 2, 0, true}},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
       {"toomre",
@@ -158,7 +163,7 @@ std::vector<SceneInfo> build_table() {
        20000,
        {{"preset", "preset",
          "0: custom; 1: Antennae-like; 2: Mice-like (1 and 2 override mass_ratio and the angles)",
-         0, 2, 0},
+         0, 2, 0, true},
         {"mass_ratio", "mass ratio", "mass of core 2 / mass of core 1", 0.1, 10, 1},
         {"rp", "pericentre", "closest approach of the parabolic orbit (length unit)", 0.1, 100, 1},
         {"start", "start (rp)", "initial separation of the cores in pericentres", 2, 20, 5},
@@ -187,11 +192,11 @@ std::vector<SceneInfo> build_table() {
         {"halo", "dark halo",
          "0: live (particles); 1: rigid Hernquist, 2: rigid NFW (an analytic field: all bodies "
          "are stars, the disk stays cold at small N)",
-         0, 2, 0},
+         0, 2, 0, true},
         {"massless_stars", "massless stars",
          "rigid halo only: 1 makes the stars massless tracers of the halo's field (no "
          "self-gravity; costs O(N))",
-         0, 1, 0}},
+         0, 1, 0, true}},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
   t.push_back(
       {"solar-system",

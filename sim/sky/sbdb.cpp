@@ -6,8 +6,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string_view>
 
 #include "sim/error.hpp"
@@ -43,7 +46,7 @@ struct Columns {
       ma = -1, tp = -1, H = -1, diameter = -1, albedo = -1, cls = -1, gm = -1;
 };
 
-Columns find_columns(const json& fields, const std::string& source) {
+Columns find_columns(const std::vector<std::string>& fields, const std::string& source) {
   Columns c;
   const std::map<std::string, int Columns::*> names = {{"full_name", &Columns::name},
                                                        {"name", &Columns::name},
@@ -64,14 +67,18 @@ Columns find_columns(const json& fields, const std::string& source) {
                                                        {"class", &Columns::cls},
                                                        {"GM", &Columns::gm}};
   for (std::size_t k = 0; k < fields.size(); ++k) {
-    if (!fields[k].is_string()) fail(source, ": \"fields\" entry ", k, " is not a string");
-    const auto it = names.find(fields[k].get<std::string>());
+    const auto it = names.find(fields[k]);
     if (it != names.end() && c.*(it->second) < 0) c.*(it->second) = static_cast<int>(k);
   }
+  auto list = [&] {
+    std::string l;
+    for (const std::string& f : fields)
+      l += (l.empty() ? "" : ", ") + f;
+    return io::detail::quote(l, 200);
+  };
   for (auto [col, what] :
        {std::pair{c.e, "e"}, std::pair{c.i, "i"}, std::pair{c.om, "om"}, std::pair{c.w, "w"}})
-    if (col < 0)
-      fail(source, ": SBDB JSON has no field '", what, "' (fields: ", fields.dump(), ")");
+    if (col < 0) fail(source, ": SBDB JSON has no field '", what, "' (fields: ", list(), ")");
   if (c.q < 0 && c.a < 0) fail(source, ": SBDB JSON has neither 'q' nor 'a'");
   if (c.tp < 0 && c.ma < 0) fail(source, ": SBDB JSON has neither 'tp' nor 'ma'");
   if (c.ma >= 0 && c.epoch_mjd < 0 && c.epoch_jd < 0)
@@ -79,35 +86,303 @@ Columns find_columns(const json& fields, const std::string& source) {
   return c;
 }
 
-// a value that is a number, a string holding one, or null (nullopt)
-std::optional<double> number(const json& row, int col, const std::string& where,
+// one value of a data row as the streaming parser delivers it
+struct Value {
+  enum Kind { Null, Number, String, Other } kind = Null;
+  double num = 0;
+  std::string str;
+};
+
+// a value that is a number, a string holding a decimal one, or null (nullopt)
+std::optional<double> number(const std::vector<Value>& row, int col, const std::string& where,
                              const char* field) {
   if (col < 0 || col >= static_cast<int>(row.size())) return std::nullopt;
-  const json& v = row[static_cast<std::size_t>(col)];
-  if (v.is_null()) return std::nullopt;
-  if (v.is_number()) {
-    const double d = v.get<double>();
-    if (!std::isfinite(d)) fail(where, ": field '", field, "' is not finite");
-    return d;
+  const Value& v = row[static_cast<std::size_t>(col)];
+  if (v.kind == Value::Null) return std::nullopt;
+  if (v.kind == Value::Number) {
+    if (!std::isfinite(v.num)) fail(where, ": field '", field, "' is not finite");
+    return v.num;
   }
-  if (v.is_string()) {
-    const std::string s = trim(v.get<std::string>());
+  if (v.kind == Value::String) {
+    const std::string s = trim(v.str);
     if (s.empty()) return std::nullopt;
-    char* end = nullptr;
-    const double d = std::strtod(s.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(d))
-      fail(where, ": field '", field, "' is not a number ('", s.substr(0, 40), "')");
+    // decimal only (no hex, inf or nan): what JSON itself allows, plus a leading '.' or '+'
+    double d = 0;
+    if (!io::detail::parse_double(s, d) || !std::isfinite(d))
+      fail(where, ": field '", field, "' is not a finite decimal number (",
+           io::detail::quote(s, 40), ")");
     return d;
   }
   fail(where, ": field '", field, "' is neither a number, a string nor null");
 }
 
-std::string text(const json& row, int col) {
+std::string text(const std::vector<Value>& row, int col) {
   if (col < 0 || col >= static_cast<int>(row.size())) return {};
-  const json& v = row[static_cast<std::size_t>(col)];
-  if (v.is_string()) return trim(v.get<std::string>());
-  if (v.is_number()) return v.dump();
+  const Value& v = row[static_cast<std::size_t>(col)];
+  if (v.kind == Value::String) return trim(v.str);
+  if (v.kind == Value::Number) return io::detail::format_double(v.num);
   return {};
+}
+
+// a name or class with a control character (a line break would break a CSV written from it)
+void require_printable(const std::string& s, const std::string& where, const char* field) {
+  for (char ch : s)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F)
+      fail(where, ": field '", field, "' holds a control character: ", io::detail::quote(s));
+}
+
+// Julian dates nbody can print as calendar dates: years -4712 .. 9999
+constexpr double kMaxJd = 5373484.5;
+
+// one data row -> a small body, or the reason it is skipped (empty when used)
+std::string make_body(const std::vector<Value>& row, const Columns& c, std::size_t r,
+                      const std::string& source, SmallBody& b) {
+  const std::string where = source + ": row " + std::to_string(r);
+  b = SmallBody{};
+  b.row = r;
+  b.name = text(row, c.name);
+  b.orbit_class = text(row, c.cls);
+  const std::string who = where + (b.name.empty() ? "" : " (" + io::detail::quote(b.name) + ")");
+  require_printable(b.name, where, "full_name");
+  require_printable(b.orbit_class, who, "class");
+  const auto e = number(row, c.e, who, "e"), q = number(row, c.q, who, "q"),
+             a = number(row, c.a, who, "a"), inc = number(row, c.i, who, "i"),
+             om = number(row, c.om, who, "om"), w = number(row, c.w, who, "w"),
+             ma = number(row, c.ma, who, "ma"), tp = number(row, c.tp, who, "tp");
+  const auto mjd = number(row, c.epoch_mjd, who, "epoch_mjd"),
+             jd = number(row, c.epoch_jd, who, "epoch");
+  b.H = number(row, c.H, who, "H");
+  b.diameter_km = number(row, c.diameter, who, "diameter");
+  b.albedo = number(row, c.albedo, who, "albedo");
+  b.gm_km3s2 = number(row, c.gm, who, "GM");
+  // what a mass is estimated from: values of real small bodies (Eris: D 2326 km, H -1.2, GM
+  // 1108 km^3/s^2), else a typo or a corrupt file that would put a star into the scene
+  if (b.H && !(*b.H >= -10 && *b.H <= 40))
+    fail(who, ": absolute magnitude H = ", *b.H, " is outside -10 .. 40");
+  if (b.diameter_km && !(*b.diameter_km > 0 && *b.diameter_km <= 10000))
+    fail(who, ": diameter ", *b.diameter_km, " km is outside 0 .. 10000 km");
+  if (b.albedo && !(*b.albedo > 0 && *b.albedo <= 2))
+    fail(who, ": albedo ", *b.albedo, " is outside 0 .. 2");
+  if (b.gm_km3s2 && !(*b.gm_km3s2 >= 0 && *b.gm_km3s2 <= 2000))
+    fail(who, ": GM ", *b.gm_km3s2, " km^3/s^2 is outside 0 .. 2000 (Eris: 1108)");
+  // elements: a row without them is skipped and reported
+  if (!e || !inc || !om || !w) return "no e, i, om or w";
+  if (!q && !a) return "no q and no a";
+  if (!tp && !(ma && (mjd || jd))) return "no tp and no ma with epoch";
+  if (*e < 0) fail(who, ": eccentricity is negative (", *e, ")");
+  b.el.e = *e;
+  b.el.q = q ? *q : *a * (1.0 - *e);
+  if (!(b.el.q > 0)) fail(who, ": pericentre distance q must be > 0 (got ", b.el.q, " AU)");
+  b.el.i = *inc * kDeg;
+  b.el.node = *om * kDeg;
+  b.el.peri = *w * kDeg;
+  b.epoch = mjd ? *mjd + kMjdToJd : jd ? *jd : (tp ? *tp : 0);
+  if (!(b.epoch >= 0 && b.epoch <= kMaxJd))
+    fail(who, ": epoch JD ", b.epoch, " is outside 0 .. 5373484.5 (years -4712 .. 9999)");
+  if (tp) {
+    if (!(*tp >= 0 && *tp <= kMaxJd))
+      fail(who, ": tp = JD ", *tp, " is outside 0 .. 5373484.5 (years -4712 .. 9999)");
+    b.el.tp = *tp;
+  } else {
+    if (!(*e < 1.0)) fail(who, ": e = ", *e, " >= 1 needs tp (a mean anomaly needs an ellipse)");
+    b.el.tp = pericentre_time(b.el.q, *e, *ma * kDeg, b.epoch, kGmSun);
+  }
+  return {};
+}
+
+// SAX handler over the top-level object: "fields" (strings) and "data" (arrays of values) are
+// read, everything else is skipped; each complete row goes to `row_fn` once the columns are
+// known (a "data" before "fields" is only checked, and read in a second pass)
+class SbdbSax {
+ public:
+  using RowFn = std::function<void(const std::vector<Value>&, std::size_t)>;
+  SbdbSax(const std::string& source, RowFn fn) : source_(source), fn_(std::move(fn)) {}
+  /// A second pass: the columns are known, every row goes to the function.
+  void fields_known(std::vector<std::string> f) {
+    fields = std::move(f);
+    columns_ = true;
+  }
+
+  bool null() { return scalar(Value::Null, 0, nullptr); }
+  bool boolean(bool) { return scalar(Value::Other, 0, nullptr); }
+  bool number_integer(std::int64_t v) { return scalar(Value::Number, double(v), nullptr); }
+  bool number_unsigned(std::uint64_t v) { return scalar(Value::Number, double(v), nullptr); }
+  bool number_float(double v, const std::string&) { return scalar(Value::Number, v, nullptr); }
+  bool string(std::string& s) { return scalar(Value::String, 0, &s); }
+  bool binary(json::binary_t&) { return scalar(Value::Other, 0, nullptr); }
+  bool start_object(std::size_t) { return open(false); }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(true); }
+  bool end_array() { return close(); }
+  bool key(std::string& k) {
+    if (depth_ == 1) key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& e) {
+    // parse_error, and out_of_range for a number beyond a double (1e400)
+    fail(source_, ": not valid JSON at byte ", pos, " (", e.what(), ")");
+  }
+
+  bool have_fields = false, have_data = false, data_first = false;
+  std::vector<std::string> fields;
+  std::size_t rows = 0;
+
+ private:
+  enum class In { None, Fields, Data, Skip };
+  bool open(bool array) {
+    ++depth_;
+    if (depth_ == 1) {
+      if (array) fail(source_, ": SBDB JSON must be an object");
+      return true;
+    }
+    if (depth_ == 2) {
+      section_ = In::Skip;
+      if (key_ == "fields" || key_ == "data") {
+        const bool f = key_ == "fields";
+        if (!array) fail(source_, ": SBDB JSON has no \"", key_, "\" array (an object instead)");
+        if (f ? have_fields : have_data) fail(source_, ": SBDB JSON has \"", key_, "\" twice");
+        (f ? have_fields : have_data) = true;
+        if (!f && !columns_) data_first = true;
+        section_ = f ? In::Fields : In::Data;
+        if (f && columns_) section_ = In::Skip;  // a second pass
+      }
+      return true;
+    }
+    if (depth_ == 3 && section_ == In::Fields)
+      fail(source_, ": \"fields\" entry ", fields.size(), " is not a string");
+    if (depth_ == 3 && section_ == In::Data) {
+      if (!array)
+        fail(source_, ": row ", rows + 1, ": expected an array of ", fields.size(), " values");
+      row_.clear();
+      return true;
+    }
+    if (depth_ == 4 && section_ == In::Data) row_.push_back({Value::Other, 0, {}});
+    return true;
+  }
+  bool close() {
+    if (depth_ == 3 && section_ == In::Data) {
+      ++rows;
+      if (columns_ && row_.size() != fields.size())
+        fail(source_, ": row ", rows, ": expected an array of ", fields.size(), " values, found ",
+             row_.size());
+      if (columns_) fn_(row_, rows);
+    }
+    if (depth_ == 2 && section_ == In::Fields) {
+      columns_ = true;
+      fn_({}, 0);  // the columns are known
+    }
+    if (depth_ == 2) section_ = In::None;
+    --depth_;
+    return true;
+  }
+  bool scalar(Value::Kind kind, double v, std::string* s) {
+    if (depth_ == 0) fail(source_, ": SBDB JSON must be an object");
+    if (depth_ == 1 && (key_ == "fields" || key_ == "data"))
+      fail(source_, ": SBDB JSON has no \"", key_, "\" array");
+    if (depth_ == 2 && section_ == In::Fields) {
+      if (kind != Value::String)
+        fail(source_, ": \"fields\" entry ", fields.size(), " is not a string");
+      fields.push_back(*s);
+    } else if (depth_ == 2 && section_ == In::Data) {
+      fail(source_, ": row ", rows + 1, ": expected an array of ", fields.size(), " values");
+    } else if (depth_ == 3 && section_ == In::Data) {
+      Value& out = row_.emplace_back();
+      out.kind = kind;
+      out.num = v;
+      if (s) out.str = std::move(*s);
+    }
+    return true;
+  }
+
+  const std::string& source_;
+  RowFn fn_;
+  bool columns_ = false;
+  int depth_ = 0;
+  In section_ = In::None;
+  std::string key_;
+  std::vector<Value> row_;
+};
+
+// where the JSON comes from: memory, or a file streamed from disk (read twice when "data"
+// precedes "fields")
+struct JsonInput {
+  const char* data = nullptr;
+  std::size_t size = 0;
+  const std::string* path = nullptr;
+};
+
+void sax_pass(const JsonInput& in, SbdbSax& sax, const std::string& source) {
+  bool ok = false;
+  if (in.path) {
+    std::ifstream f;
+    io::detail::open_input(f, *in.path);
+    std::vector<char> buf(1u << 20);
+    f.rdbuf()->pubsetbuf(buf.data(), std::streamsize(buf.size()));
+    ok = json::sax_parse(f, &sax);
+    if (f.bad()) fail(source, ": read error");
+  } else {
+    ok = json::sax_parse(in.data, in.data + in.size, &sax);
+  }
+  if (!ok) fail(source, ": not valid JSON");
+}
+
+SbdbData read_sbdb_input(const JsonInput& in, const std::string& source, const SbdbFilter& filter) {
+  SbdbData out;
+  Columns c;
+  std::vector<std::string> want;
+  for (const std::string& k : filter.classes)
+    want.push_back(upper(trim(k)));
+  std::size_t bytes = 0;
+  const SbdbSax* sax_ptr = nullptr;
+  auto on_row = [&](const std::vector<Value>& row, std::size_t r) {
+    if (r == 0) {  // the end of "fields": the columns
+      c = find_columns(sax_ptr->fields, source);
+      return;
+    }
+    SmallBody b;
+    const std::string why = make_body(row, c, r, source, b);
+    if (!why.empty()) {
+      ++out.skipped_count;
+      if (out.skipped.size() < 100)
+        out.skipped.push_back("row " + std::to_string(r) +
+                              (b.name.empty() ? "" : " (" + io::detail::quote(b.name) + ")") +
+                              ": " + why);
+      return;
+    }
+    ++out.usable;
+    out.classes.insert(upper(b.orbit_class));
+    if (filter.max && out.bodies.size() >= filter.max) return;
+    if (!want.empty() && std::find(want.begin(), want.end(), upper(b.orbit_class)) == want.end())
+      return;
+    bytes += sizeof(SmallBody) + b.name.capacity() + b.orbit_class.capacity() + 64;
+    if (bytes > filter.max_bytes)
+      fail(source, ": the first ", out.bodies.size() + 1, " small bodies need ", bytes >> 20,
+           " MiB, over the limit of ", filter.max_bytes >> 20,
+           " MiB (3 times the file, at least 64 MiB): choose fewer with --small-bodies-max or "
+           "--small-bodies-class");
+    out.bodies.push_back(std::move(b));
+  };
+  SbdbSax sax(source, on_row);
+  sax_ptr = &sax;
+  sax_pass(in, sax, source);
+  if (!sax.have_fields) fail(source, ": SBDB JSON has no \"fields\" array");
+  if (!sax.have_data) fail(source, ": SBDB JSON has no \"data\" array");
+  if (sax.data_first) {
+    // "data" came before "fields": read the rows again, now that the columns are known
+    c = find_columns(sax.fields, source);
+    SbdbSax again(source, [&](const std::vector<Value>& row, std::size_t r) {
+      if (r > 0) on_row(row, r);
+    });
+    again.fields_known(sax.fields);
+    sax_pass(in, again, source);
+  }
+  out.rows = sax.rows;
+  return out;
+}
+
+// the memory the small bodies of a file may take: 3 times the file, at least 64 MiB
+std::size_t memory_limit(std::size_t file_bytes) {
+  return std::max<std::size_t>(3 * file_bytes, std::size_t(64) << 20);
 }
 
 }  // namespace
@@ -124,74 +399,21 @@ bool looks_like_sbdb(const char* p, std::size_t n) {
           head.find("\"full_name\"") != std::string_view::npos);
 }
 
-SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source) {
-  json doc;
-  try {
-    doc = json::parse(data, data + size);
-  } catch (const json::exception& e) {
-    // parse_error, and out_of_range for a number beyond a double (1e400)
-    fail(source, ": not valid JSON (", e.what(), ")");
-  }
-  if (!doc.is_object()) fail(source, ": SBDB JSON must be an object");
-  if (!doc.contains("fields") || !doc["fields"].is_array())
-    fail(source, ": SBDB JSON has no \"fields\" array");
-  if (!doc.contains("data") || !doc["data"].is_array())
-    fail(source, ": SBDB JSON has no \"data\" array");
-  const json& fields = doc["fields"];
-  const Columns c = find_columns(fields, source);
-  SbdbData out;
-  out.bodies.reserve(doc["data"].size());
-  std::size_t r = 0;
-  for (const json& row : doc["data"]) {
-    ++r;
-    const std::string where = source + ": row " + std::to_string(r);
-    if (!row.is_array() || row.size() != fields.size())
-      fail(where, ": expected an array of ", fields.size(), " values");
-    SmallBody b;
-    b.name = text(row, c.name);
-    b.orbit_class = text(row, c.cls);
-    const std::string who = where + (b.name.empty() ? "" : " (" + b.name + ")");
-    const auto e = number(row, c.e, who, "e"), q = number(row, c.q, who, "q"),
-               a = number(row, c.a, who, "a"), inc = number(row, c.i, who, "i"),
-               om = number(row, c.om, who, "om"), w = number(row, c.w, who, "w"),
-               ma = number(row, c.ma, who, "ma"), tp = number(row, c.tp, who, "tp");
-    const auto mjd = number(row, c.epoch_mjd, who, "epoch_mjd"),
-               jd = number(row, c.epoch_jd, who, "epoch");
-    b.H = number(row, c.H, who, "H");
-    b.diameter_km = number(row, c.diameter, who, "diameter");
-    b.albedo = number(row, c.albedo, who, "albedo");
-    b.gm_km3s2 = number(row, c.gm, who, "GM");
-    // elements: a row without them is skipped and reported
-    std::string missing;
-    if (!e || !inc || !om || !w) missing = "no e, i, om or w";
-    if (missing.empty() && !q && !a) missing = "no q and no a";
-    if (missing.empty() && !tp && !(ma && (mjd || jd))) missing = "no tp and no ma with epoch";
-    if (!missing.empty()) {
-      out.skipped.push_back(who.substr(source.size() + 2) + ": " + missing);
-      continue;
-    }
-    if (*e < 0) fail(who, ": eccentricity is negative (", *e, ")");
-    b.el.e = *e;
-    b.el.q = q ? *q : *a * (1.0 - *e);
-    if (!(b.el.q > 0)) fail(who, ": pericentre distance q must be > 0 (got ", b.el.q, " AU)");
-    b.el.i = *inc * kDeg;
-    b.el.node = *om * kDeg;
-    b.el.peri = *w * kDeg;
-    b.epoch = mjd ? *mjd + kMjdToJd : jd ? *jd : (tp ? *tp : 0);
-    if (tp) {
-      b.el.tp = *tp;
-    } else {
-      if (!(*e < 1.0)) fail(who, ": e = ", *e, " >= 1 needs tp (a mean anomaly needs an ellipse)");
-      b.el.tp = pericentre_time(b.el.q, *e, *ma * kDeg, b.epoch, kGmSun);
-    }
-    out.bodies.push_back(std::move(b));
-  }
-  return out;
+SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source,
+                   const SbdbFilter& filter) {
+  SbdbFilter f = filter;
+  if (f.max_bytes == 0) f.max_bytes = memory_limit(size);
+  return read_sbdb_input({data, size, nullptr}, source, f);
 }
 
-SbdbData read_sbdb_file(const std::string& path) {
-  const std::vector<char> buf = io::detail::read_file(path);
-  return read_sbdb(buf.data(), buf.size(), path);
+SbdbData read_sbdb_file(const std::string& path, const SbdbFilter& filter) {
+  SbdbFilter f = filter;
+  if (f.max_bytes == 0) f.max_bytes = memory_limit(io::detail::file_size(path));
+  try {
+    return read_sbdb_input({nullptr, 0, &path}, path, f);
+  } catch (const std::bad_alloc&) {
+    fail(path, ": not enough memory to read it");
+  }
 }
 
 double estimate_mass(const SmallBody& b, const SmallBodyOptions& opt) {
@@ -224,11 +446,18 @@ std::vector<SmallBody> select(const std::vector<SmallBody>& all, const SmallBody
 }
 
 Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
-                           const SmallBodyOptions& opt, std::vector<std::string>* classes) {
+                           const SmallBodyOptions& opt, std::vector<std::string>* classes,
+                           const std::string& source) {
   Bodies out;
   out.reserve(bodies.size());
   for (const SmallBody& b : bodies) {
-    const State s = state_from_elements(b.el, kGmSun, jd);
+    State s;
+    try {
+      s = state_from_elements(b.el, kGmSun, jd);
+    } catch (const Error& e) {
+      fail(source, ": row ", b.row, b.name.empty() ? "" : " (" + io::detail::quote(b.name) + ")",
+           ": ", e.what());
+    }
     out.add(s.r[0], s.r[1], s.r[2], s.v[0], s.v[1], s.v[2], estimate_mass(b, opt),
             Component::Planet, b.name.empty() ? std::string("?") : b.name);
     if (classes) classes->push_back(b.orbit_class);
@@ -236,10 +465,18 @@ Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
   return out;
 }
 
-Scene sbdb_scene(const SbdbData& d, const std::string& source) {
+std::string skipped_notice(const SbdbData& d, const std::string& source) {
+  if (d.skipped_count == 0) return {};
+  return source + ": " + std::to_string(d.skipped_count) + " of " + std::to_string(d.rows) +
+         " rows skipped (no usable elements), e.g. " + d.skipped.front();
+}
+
+Scene sbdb_scene(const SbdbData& d, const std::string& source,
+                 const std::function<void(const std::string&)>& notice) {
   if (d.bodies.empty())
     fail(source, ": no small body with usable elements",
          d.skipped.empty() ? std::string() : " (first skipped: " + d.skipped.front() + ")");
+  if (notice && d.skipped_count > 0) notice(skipped_notice(d, source));
   // the most common epoch of the elements
   std::map<double, std::size_t> count;
   for (const SmallBody& b : d.bodies)
@@ -257,7 +494,7 @@ Scene sbdb_scene(const SbdbData& d, const std::string& source) {
   s.epoch_jd = epoch;
   s.bodies.add(0, 0, 0, 0, 0, 0, 1.0, Component::Star, "Sun");
   s.body_class.push_back("");
-  s.bodies.append(heliocentric_bodies(d.bodies, epoch, {}, &s.body_class));
+  s.bodies.append(heliocentric_bodies(d.bodies, epoch, {}, &s.body_class, source));
   s.dt = 1.0;
   s.softening = 0;
   s.camera_distance = 60;
@@ -295,10 +532,20 @@ void add_small_bodies(Scene& s, const std::vector<std::string>& paths,
   const bool barycentric = std::hypot(cx, cy, cz) <= 1e-12 * scale;
   SmallBodyOptions left = opt;
   if (s.body_class.size() != s.bodies.size()) s.body_class.assign(s.bodies.size(), "");
+  std::set<std::string> found, in_files;  // classes of the bodies added, of all (upper case)
+  bool full = false;                      // opt.max reached
   for (const std::string& path : paths) {
-    const SbdbData d = read_sbdb_file(path);
-    const std::vector<SmallBody> chosen = select(d.bodies, left);
-    Bodies add = heliocentric_bodies(chosen, s.epoch_jd, opt, &s.body_class);
+    // streamed: only the bodies passing the filter are kept
+    SbdbFilter filter;
+    filter.classes = opt.classes;
+    filter.max = left.max;
+    const SbdbData d = read_sbdb_file(path, filter);
+    if (opt.notice && d.skipped_count > 0) opt.notice(skipped_notice(d, path));
+    const std::vector<SmallBody>& chosen = d.bodies;
+    for (const SmallBody& b : chosen)
+      found.insert(upper(b.orbit_class));
+    in_files.insert(d.classes.begin(), d.classes.end());
+    Bodies add = heliocentric_bodies(chosen, s.epoch_jd, opt, &s.body_class, path);
     // heliocentric -> the scene's frame: add the Sun's state
     const double sx = s.bodies.x[sun], sy = s.bodies.y[sun], sz = s.bodies.z[sun];
     const double svx = s.bodies.vx[sun], svy = s.bodies.vy[sun], svz = s.bodies.vz[sun];
@@ -313,9 +560,24 @@ void add_small_bodies(Scene& s, const std::vector<std::string>& paths,
     s.bodies.append(add);
     if (left.max) {
       left.max -= std::min(left.max, chosen.size());
-      if (left.max == 0) break;
+      if (left.max == 0) {
+        full = true;
+        break;
+      }
     }
   }
+  // a class asked for that no body has is a typo or the wrong file, not "0 bodies"
+  if (!full)
+    for (const std::string& c : opt.classes)
+      if (!found.count(upper(trim(c))))
+        fail("--small-bodies-class ", io::detail::quote(c), ": no small body of that class in ",
+             paths.size() > 1 ? "the files" : paths.front(), " (classes there: ",
+             in_files.empty() ? std::string("none") : [&] {
+               std::string l;
+               for (const std::string& f : in_files)
+                 l += (l.empty() ? "" : ", ") + f;
+               return l;
+             }(), ")");
   if (barycentric) s.bodies.to_centre_of_mass_frame();
   s.bodies.validate(what + " with small bodies");
 }

@@ -5,7 +5,9 @@
 // strings, numbers or null; field names vary (epoch_mjd or epoch.mjd, per_y or per.y).
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,22 +25,40 @@ struct SmallBody {
   double epoch = 0;         ///< epoch of the elements (JD TDB)
   Elements el;              ///< q, e, i, Ω, ω and the time of pericentre (from tp or ma)
   std::optional<double> diameter_km, H, albedo, gm_km3s2;
+  std::size_t row = 0;  ///< its row in the file's "data" (from 1), for messages
 };
 
-/// The bodies of one file and the rows that could not be used (no elements).
+/// The bodies of one file (those passing the filter it was read with) and the rows that could
+/// not be used (no elements).
 struct SbdbData {
   std::vector<SmallBody> bodies;
-  std::vector<std::string> skipped;  ///< "row 17 (name): no ma and no tp" per skipped row
+  std::vector<std::string> skipped;  ///< "row 17 ('name'): no ma and no tp", the first 100
+  std::size_t skipped_count = 0;     ///< all rows skipped
+  std::size_t usable = 0;            ///< rows with usable elements (before the filter)
+  std::size_t rows = 0;              ///< rows in "data"
+  std::set<std::string> classes;     ///< the classes (upper case) of all usable rows
+};
+
+/// Which bodies a streaming read keeps (the others are checked and dropped as they are read).
+struct SbdbFilter {
+  std::vector<std::string> classes;  ///< SBDB classes to keep (case-insensitive); all if empty
+  std::size_t max = 0;               ///< at most this many (file order); 0: all
+  /// Memory the kept bodies may take before the read is refused; 0: 3 times the input's size,
+  /// at least 64 MiB.
+  std::size_t max_bytes = 0;
 };
 
 /// Whether `n` bytes at `p` (a file's beginning) look like SBDB JSON: an object whose first
 /// kilobytes name "fields" and either the SBDB signature or a "full_name" field.
 bool looks_like_sbdb(const char* p, std::size_t n);
-/// Parses SBDB JSON held in memory; `source` names it in errors (bad JSON, no "fields"/"data",
-/// a value that is not a number, e >= 1 with only a mean anomaly, ...).
-SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source);
-/// Reads and parses the file `path`.
-SbdbData read_sbdb_file(const std::string& path);
+/// Parses SBDB JSON held in memory, streaming (no JSON tree is built); `source` names it in
+/// errors (bad JSON, no "fields"/"data", a value that is not a decimal number, e >= 1 with only
+/// a mean anomaly, an epoch outside years -4712..9999, H, diameter, albedo or GM that no small
+/// body has, a control character in a name, ...).
+SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source,
+                   const SbdbFilter& filter = {});
+/// Streams the file `path` from disk (never whole in memory); see read_sbdb().
+SbdbData read_sbdb_file(const std::string& path, const SbdbFilter& filter = {});
 
 /// How small bodies become bodies of a scene.
 struct SmallBodyOptions {
@@ -48,6 +68,8 @@ struct SmallBodyOptions {
   bool massless = false;         ///< true: m = 0 (test particles, not sources)
   double density = 2000.0;       ///< kg/m³ for masses from diameters
   double default_albedo = 0.14;  ///< geometric albedo when only H is known
+  /// One-line notices (rows skipped for want of elements); may be empty.
+  std::function<void(const std::string&)> notice;
 };
 
 /// The mass in solar masses: GM when given; else rho pi D³ / 6 with D the diameter, or from H
@@ -56,14 +78,20 @@ double estimate_mass(const SmallBody& b, const SmallBodyOptions& opt);
 /// The bodies passing the filter (classes, max), in file order.
 std::vector<SmallBody> select(const std::vector<SmallBody>& all, const SmallBodyOptions& opt);
 /// Heliocentric states of `bodies` at `jd` by two-body propagation about the Sun (mu = k²) from
-/// their own epochs; names, classes and masses filled; component Planet.
+/// their own epochs; names, classes and masses filled; component Planet. A propagation error
+/// names `source` and the body's row.
 Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
-                           const SmallBodyOptions& opt,
-                           std::vector<std::string>* classes = nullptr);
+                           const SmallBodyOptions& opt, std::vector<std::string>* classes = nullptr,
+                           const std::string& source = "SBDB");
 
 /// A scene of the file alone: the Sun (1 Msun at the origin) and the bodies propagated to the
 /// most common element epoch of the file; solar units; masses estimated. For `--load`/`info`.
-Scene sbdb_scene(const SbdbData& d, const std::string& source);
+/// Skipped rows are reported through `notice` when given.
+Scene sbdb_scene(const SbdbData& d, const std::string& source,
+                 const std::function<void(const std::string&)>& notice = {});
+/// "path: 3 of 120 rows skipped (no usable elements), e.g. row 17 ('X'): no tp and no ma with
+/// epoch"; empty when none was skipped.
+std::string skipped_notice(const SbdbData& d, const std::string& source);
 
 }  // namespace nbody::sky
 

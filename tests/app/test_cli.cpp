@@ -3,6 +3,7 @@
 // non-zero, temp files removed on SIGTERM. Runs the nbody binary (CPU kernels only).
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -175,7 +176,7 @@ TEST_F(Cli, PlainCsvLoadsWithUnits) {
   EXPECT_EQ(r.out.find("note:"), std::string::npos) << r.out;
 }
 
-// finding 9: SIGTERM left a .part file behind
+// finding 9: SIGTERM left a .part file behind; issue 22: SIGHUP too
 TEST_F(Cli, SigtermRemovesTheTemporaryFile) {
   // a file large enough that the write is still going when the signal comes
   ASSERT_EQ(run("simulate --kernel cpu-reference --scene plummer -n 400000 --steps 0 "
@@ -183,36 +184,42 @@ TEST_F(Cli, SigtermRemovesTheTemporaryFile) {
                 at("big.bin"))
                 .rc,
             0);
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      std::freopen("/dev/null", "w", stdout);
-      std::freopen("/dev/null", "w", stderr);
-      ::execl(kNbody.c_str(), "nbody", "convert", at("big.bin").c_str(), at("big.csv").c_str(),
-              (char*)nullptr);
-      ::_exit(127);
-    }
-    // wait until the temporary file appears, then stop the process
-    bool seen = false;
-    for (int i = 0; i < 2000 && !seen; ++i) {
+  int tested = 0;
+  for (const int sig : {SIGTERM, SIGHUP}) {
+    SCOPED_TRACE(sig);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      const pid_t pid = ::fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen("/dev/null", "w", stderr);
+        ::execl(kNbody.c_str(), "nbody", "convert", at("big.bin").c_str(), at("big.csv").c_str(),
+                (char*)nullptr);
+        ::_exit(127);
+      }
+      // wait until the temporary file appears, then stop the process
+      bool seen = false;
+      for (int i = 0; i < 2000 && !seen; ++i) {
+        for (const auto& e : fs::directory_iterator(dir_))
+          if (e.path().filename().string().find(".nbody-") != std::string::npos) seen = true;
+        if (!seen) ::usleep(1000);
+      }
+      ::kill(pid, sig);
+      int st = 0;
+      ::waitpid(pid, &st, 0);
+      int left = 0;
       for (const auto& e : fs::directory_iterator(dir_))
-        if (e.path().filename().string().find(".nbody-") != std::string::npos) seen = true;
-      if (!seen) ::usleep(1000);
-    }
-    ::kill(pid, SIGTERM);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    int left = 0;
-    for (const auto& e : fs::directory_iterator(dir_))
-      if (e.path().filename().string().find(".nbody-") != std::string::npos) ++left;
-    EXPECT_EQ(left, 0);
-    if (seen) {
-      EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
-      return;
+        if (e.path().filename().string().find(".nbody-") != std::string::npos) ++left;
+      EXPECT_EQ(left, 0);
+      if (seen) {
+        EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+        ++tested;
+        break;
+      }
+      fs::remove(at("big.csv"));
     }
   }
-  GTEST_SKIP() << "the conversion finished before a temporary file was seen";
+  if (tested < 2) GTEST_SKIP() << "the conversion finished before a temporary file was seen";
 }
 
 // no kernel named: the direct sum below the measured crossover and for planetary scenes,
@@ -276,4 +283,114 @@ TEST_F(Cli, CollisionRunLengthFromTheOrbit) {
   EXPECT_EQ(plummer.out.find("running "), std::string::npos) << plummer.out;
   EXPECT_NE(plummer.out.find("\n       200 "), std::string::npos) << plummer.out;
   EXPECT_EQ(plummer.out.find("structure: "), std::string::npos) << plummer.out;
+}
+
+// issue 22, finding 2: the header records the integrator and --pn, and a continued run adds to
+// the elapsed time and steps of the file it continues
+TEST_F(Cli, OutputRecordsIntegratorAndContinuesTheRun) {
+  Result r = run(std::string(kSim) + " --dt 0.05 --softening 0.02 --integrator yoshida4 " +
+                 "--steps 4 --every 2 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read(at("c.csv")).find("integrator=yoshida4"), std::string::npos);
+  r = run("simulate --kernel cpu-reference --load " + at("c.csv") + " --steps 6 --every 3 -o " +
+          at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const std::string head = read(at("c.csv")).substr(0, 400);
+  EXPECT_NE(head.find("steps=10 "), std::string::npos) << head;
+  EXPECT_NE(head.find("elapsed=0.5 "), std::string::npos) << head;
+  r = run("simulate --kernel cpu-reference --scene sun-earth-moon --pn --steps 2 -o " +
+          at("pn.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read(at("pn.csv")).find("+1pn"), std::string::npos);
+}
+
+// issue 22, finding 3: an AGORA output from Hénon units and a binary output with a 70 KB name
+// are refused before the run
+TEST_F(Cli, OutputsTheFormatCannotHoldAreRefusedBeforeTheRun) {
+  Result r = run(std::string(kSim) + " --steps 5 --format agora -o " + at("ag"));
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("dimensionless"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("step"), std::string::npos) << "the run started: " << r.out;
+  write(at("long.csv"),
+        "# nbody csv v1 units=henon G=1 dt=0.01 softening=0.01\n"
+        "1,0,0,0,0.5,0,0.5,star," +
+            std::string(70000, 'n') + "\n-1,0,0,0,-0.5,0,0.5,star,b\n");
+  r = run("simulate --kernel cpu-reference --load " + at("long.csv") + " --steps 3 -o " +
+          at("o.bin"));
+  EXPECT_NE(r.rc, 0) << r.out.substr(0, 300);
+  EXPECT_NE(r.out.find("65,535"), std::string::npos) << r.out.substr(0, 300);
+  EXPECT_EQ(r.out.find("ms/step"), std::string::npos) << "the run started";
+  // the 70 KB name is not printed whole in the message
+  EXPECT_LT(r.out.size(), 3000u);
+}
+
+// issue 22, LOW: options that did nothing are errors naming the option
+TEST_F(Cli, IgnoredOptionsAreErrors) {
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string(kSim) + " --steps 1 -o ''", "empty"},
+      {"simulate --scene plummer --input-units solar --steps 1", "--input-units"},
+      {"simulate --scene solar-system -n 100 --steps 1", "fixed set of bodies"},
+      {"simulate --scene disk-galaxy -n 256 --param halo=1.5 --steps 1", "whole number"},
+      {"simulate --scene plummer -n 64 --param x=1 --param x=2 --steps 1", "twice"},
+      {"simulate --scene plummer -n 64 --pn --steps 1", "--pn"},
+      {"simulate --scene galaxy-collision -n 256 --pn --steps 1", "dominant body"},
+      {"simulate --scene solar-system --small-bodies-max -1 --steps 1", "--small-bodies-max"},
+  };
+  for (const auto& [args, what] : cases) {
+    SCOPED_TRACE(args);
+    const Result r = run(args);
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(what), std::string::npos) << r.out;
+  }
+}
+
+// issue 22, LOW: coincident bodies with a softening whose cube underflows are refused like 0
+TEST_F(Cli, TinySofteningStillFindsCoincidentBodies) {
+  write(at("two.csv"), "# nbody csv v1 units=henon G=1 dt=0.01\n0,0,0,0,0,0,1\n0,0,0,0,0,0,1\n");
+  const Result r =
+      run("simulate --kernel cpu-reference --load " + at("two.csv") + " --softening 1e-300");
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("same position"), std::string::npos) << r.out;
+}
+
+// issue 22, LOW: control characters (ANSI escapes) in a message are shown escaped
+TEST_F(Cli, ErrorsShowControlCharactersEscaped) {
+  const Result r = run("info '" + at("a\x1b[31mred") + "'");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b"), std::string::npos) << r.out;
+}
+
+// issue 22, LOW: SIGTERM lost the lines printed to a redirected stdout
+TEST_F(Cli, RedirectedStdoutKeepsItsLinesOnSigterm) {
+  const std::string cmd = kNbody + " simulate --kernel cpu-reference --scene plummer -n 20000 " +
+                          "--steps 1000000 --every 1 > " + at("log") + " 2>&1";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), (char*)nullptr);
+    ::_exit(127);
+  }
+  // wait for the first diagnostics line (the header line is printed before it), then stop
+  for (int i = 0; i < 600 && read(at("log")).find("2K/|W|") == std::string::npos; ++i)
+    ::usleep(50000);
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  EXPECT_TRUE(WIFSIGNALED(st));
+  EXPECT_NE(read(at("log")).find("2K/|W|"), std::string::npos) << read(at("log"));
+}
+
+// issue 22: bench's --csv and --json go through the safe writer and are checked before the run
+TEST_F(Cli, BenchOutputsAreCheckedBeforeTheRun) {
+  ASSERT_EQ(::mkfifo(at("fifo").c_str(), 0644), 0);
+  Result r = run("bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --json " + at("fifo"));
+  EXPECT_NE(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("is a FIFO"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ms/step"), std::string::npos) << "the benchmark ran: " << r.out;
+  r = run("bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --csv " + at("b.csv") +
+          " --json " + at("b.json"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read(at("b.csv")).find("kernel,precision"), std::string::npos);
+  EXPECT_NE(read(at("b.json")).find("\"results\""), std::string::npos);
 }

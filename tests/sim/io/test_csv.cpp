@@ -209,3 +209,29 @@ TEST(Csv, ProgressForLargeStreams) {
   EXPECT_GE(calls, 2);
   EXPECT_EQ(last, 1.0);
 }
+
+// issue 22 (HIGH): a later quoted field on the same row must not move the text an earlier one
+// points into (the unescaped fields used to live in a vector that reallocated)
+TEST(Csv, ManyQuotedFieldsOnOneRowKeepTheirValues) {
+  Scene r = parse(kHeader +
+                  "\"1\",0,0,0,0.5,0,0.5,star,\"AAAAAAAAAAAAAAAA7BBBBBB\"\n"
+                  "-1,0,0,0,-0.5,0,0.5,star,b\n");
+  ASSERT_EQ(r.bodies.size(), 2u);
+  EXPECT_EQ(r.bodies.x[0], 1.0);
+  EXPECT_EQ(r.bodies.name[0], "AAAAAAAAAAAAAAAA7BBBBBB");
+  // a plain CSV with every value quoted
+  Scene p = parse(
+      "x,y,z,vx,vy,vz,m,component,name\n"
+      "\"0.25\",\"-0.5\",\"0.125\",\"0.01\",\"0.3\",\"-0.2\",\"0.5\",\"star\",\"a long name, "
+      "quoted\"\n"
+      "\"-0.25\",\"0.5\",\"-0.125\",\"-0.01\",\"-0.3\",\"0.2\",\"0.5\",\"star\",\"b\"\n");
+  ASSERT_EQ(p.bodies.size(), 2u);
+  EXPECT_EQ(p.bodies.x[0], 0.25);
+  EXPECT_EQ(p.bodies.y[0], -0.5);
+  EXPECT_EQ(p.bodies.z[0], 0.125);
+  EXPECT_EQ(p.bodies.vx[0], 0.01);
+  EXPECT_EQ(p.bodies.vy[0], 0.3);
+  EXPECT_EQ(p.bodies.vz[0], -0.2);
+  EXPECT_EQ(p.bodies.m[0], 0.5);
+  EXPECT_EQ(p.bodies.name[0], "a long name, quoted");
+}

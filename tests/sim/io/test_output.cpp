@@ -3,11 +3,16 @@
 // cases, messages and plain CSV. Each test names its finding.
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "io_test_util.hpp"
 #include "sim/io/detail.hpp"
@@ -317,4 +322,134 @@ TEST(Output, LargeBinaryAndCsvRoundTrip) {
     EXPECT_EQ(r.bodies.x, s.bodies.x) << f;
     EXPECT_LE(r.bodies.m.capacity(), r.bodies.m.size() + 16) << f << ": arrays reserved once";
   }
+}
+
+namespace {
+
+// a file-size limit (RLIMIT_FSIZE) stands in for a full disk: writes past it fail (EFBIG)
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit l = old_;
+    l.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &l);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+}  // namespace
+
+// issue 22, finding 7: --force onto a full disk replaced disk.dat and bulge.dat and kept the old
+// halo.dat; now every file is written before any is replaced
+TEST(Output, AgoraWriteFailureReplacesNoFile) {
+  TempDir d;
+  Scene s = plummerish(2000);
+  s.units = units::agora();
+  for (std::size_t i = 0; i < s.bodies.size(); ++i)
+    s.bodies.component[i] = i < 10 ? Component::Disk : Component::Dark;
+  io::save(s, d / "ag", io::Format::Agora);
+  const std::string disk = read_bytes(d / "ag/disk.dat"), halo = read_bytes(d / "ag/halo.dat");
+  Scene t = s;
+  for (double& x : t.bodies.x)
+    x += 1;
+  io::SaveOptions so;
+  so.force = true;
+  {
+    const FileSizeLimit limit(halo.size() / 2);  // disk.dat fits, halo.dat does not
+    EXPECT_ERROR_MENTIONS([&] { io::save(t, d / "ag", io::Format::Agora, so); }, "halo.dat",
+                          "write error", "File too large", "no file in");
+  }
+  EXPECT_EQ(read_bytes(d / "ag/disk.dat"), disk) << "disk.dat was replaced";
+  EXPECT_EQ(read_bytes(d / "ag/halo.dat"), halo);
+  EXPECT_EQ(leftovers(d / "ag"), 0);
+}
+
+// issue 22, LOW: two writers of one AGORA directory at once: the second is refused
+TEST(Output, ConcurrentAgoraWritersAreRefused) {
+  TempDir d;
+  Scene s = plummerish(20);
+  s.units = units::agora();
+  std::filesystem::create_directories(d / "ag");
+  const int fd = ::open((d / "ag").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);  // another writer holds it (flock is per open file)
+  EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "ag", io::Format::Agora); },
+                        "another process is writing");
+  ::close(fd);
+  io::save(s, d / "ag", io::Format::Agora);
+}
+
+// issue 22, LOW: a failed write says why (ENOSPC, EFBIG), not just "write error"
+TEST(Output, WriteErrorsKeepTheOsReason) {
+  TempDir d;
+  const Scene s = plummerish(5000);
+  for (io::Format f : {io::Format::Csv, io::Format::Binary, io::Format::TipsyXdr}) {
+    const FileSizeLimit limit(4096);
+    EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "big.out", f); }, "big.out", "File too large");
+  }
+  EXPECT_EQ(leftovers(d.str()), 0);
+  // the safe writer of other outputs (frames, summaries) says the same
+  const FileSizeLimit limit(10);
+  EXPECT_ERROR_MENTIONS([&] { io::write_file(d / "x.json", std::string(100, 'x')); }, "x.json",
+                        "write error", "File too large");
+}
+
+// issue 22, finding 3: what a format cannot hold is found by check_scene_output (before a run)
+TEST(Output, WhatAFormatCannotHoldIsFoundBeforeWriting) {
+  Scene s = plummerish(3);
+  s.bodies.name = {"a", std::string(70000, 'n'), "c"};
+  EXPECT_ERROR_MENTIONS([&] { io::check_scene_output(s, "o.bin", io::Format::Binary); }, "o.bin",
+                        "body 1", "65,535");
+  s.bodies.name = {"a", "line\nbreak", "c"};
+  EXPECT_ERROR_MENTIONS([&] { io::check_scene_output(s, "o.csv", io::Format::Csv); }, "o.csv",
+                        "body 1", "line break");
+  s.bodies.name.clear();
+  s.units = units::henon();
+  EXPECT_ERROR_MENTIONS([&] { io::check_scene_output(s, "dir", io::Format::Agora); }, "dir",
+                        "dimensionless");
+}
+
+// issue 22, finding 5: a scene name with a line break stays in the one header line
+TEST(Output, CsvHeaderValuesWithLineBreaksRoundTrip) {
+  Scene s = plummerish(3);
+  s.name = "two\nlines\r\\n";
+  s.units = UnitSystem{"custom", "my\nlen", "M", "T", "L/T", 0, 0, 0, 2.5};
+  std::ostringstream out;
+  io::write_csv(out, s);
+  std::istringstream in(out.str());
+  const Scene r = io::read_csv(in, "t.csv");
+  EXPECT_EQ(r.name, s.name);
+  EXPECT_EQ(r.units.length, "my\nlen");
+  EXPECT_EQ(r.bodies.size(), 3u);
+}
+
+// issue 22, LOW: units=custom must state its labels and scales
+TEST(Output, CustomUnitsWithoutLabelsAreRefused) {
+  std::istringstream in("# nbody csv v1 units=custom G=2\n1,0,0,0,0,0,1\n-1,0,0,0,0,0,1\n");
+  EXPECT_ERROR_MENTIONS([&] { io::read_csv(in, "c.csv"); }, "c.csv:1", "units=", "length");
+}
+
+// issue 22, found by fuzz_roundtrip_csv and fuzz_roundtrip_binary: the writers wrote unit scales
+// (NaN) that their readers refuse; now they refuse them, naming the value
+TEST(Output, WritersRefuseWhatTheReadersRefuse) {
+  Scene s = plummerish(3);
+  s.units = UnitSystem{"custom", "L", "M", "T", "L/T", std::nan(""), 0, 0, 2};
+  std::ostringstream o;
+  EXPECT_ERROR_MENTIONS([&] { io::write_csv(o, s); }, "length_m", "not a finite number");
+  EXPECT_ERROR_MENTIONS([&] { io::write_binary(o, s); }, "length_m", "not a finite number");
+  TempDir d;
+  EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "x.csv", io::Format::Csv); }, "x.csv", "length_m");
+  s.units = units::henon();
+  s.dt = std::numeric_limits<double>::infinity();
+  EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "x.bin", io::Format::Binary); }, "x.bin", "dt");
+  EXPECT_EQ(leftovers(d.str()), 0);
 }

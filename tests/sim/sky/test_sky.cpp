@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -260,12 +261,13 @@ TEST(Sbdb, BadInputNamesTheProblem) {
   };
   EXPECT_NE(error_of("{\"fields\": [").find("bad.json: not valid JSON"), std::string::npos);
   // a number beyond a double is nlohmann's out_of_range, not a parse_error (found by fuzz_sbdb)
-  EXPECT_NE(error_of(R"({"fields":["q"],"data":[[4e1115169]]})").find("bad.json: not valid JSON"),
+  EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","tp"],"data":[[4e1115169,0,0,0,0,0]]})")
+                .find("bad.json: not valid JSON"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w"],"data":[]})").find("'tp' nor 'ma'"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","tp"],"data":[["x","0","0","0","0","0"]]})")
-                .find("row 1: field 'q' is not a number"),
+                .find("row 1: field 'q' is not a finite decimal number"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"fields":["q","e","i","om","w","tp"],"data":[[1,2]]})")
                 .find("expected an array of 6 values"),
@@ -348,6 +350,143 @@ TEST(Sbdb, DetectedLoadedAndAddedToTheSolarSystem) {
   // a scene without a date refuses
   Scene p = make_scene("plummer", {64, 1, {}});
   EXPECT_THROW(sky::add_small_bodies(p, {kAsteroids}, {}), Error);
+}
+
+}  // namespace
+}  // namespace nbody
+
+namespace nbody {
+namespace {
+
+const std::string kFields =
+    R"("fields":["full_name","q","e","i","om","w","tp","H","diameter","albedo","GM","class"])";
+std::string row(const std::string& name, const std::string& rest) {
+  return "[\"" + name + "\"," + rest + "]";
+}
+const std::string kGood = R"(1,0.1,5,6,7,2459000.5,null,null,null,null,"MBA")";
+
+std::string sbdb_error(const std::string& text) {
+  try {
+    sky::read_sbdb(text.data(), text.size(), "x.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// issue 22, finding 4: the reader streams (no JSON tree); "data" may come before "fields"
+TEST(Sbdb, StreamsWithDataBeforeFields) {
+  const std::string a =
+      "{" + kFields + ",\"data\":[" + row("A", kGood) + "," + row("B", kGood) + "],\"count\":2}";
+  const std::string b = "{\"signature\":{\"x\":[1,{\"y\":2}]},\"data\":[" + row("A", kGood) + "," +
+                        row("B", kGood) + "]," + kFields + "}";
+  for (const std::string& t : {a, b}) {
+    const sky::SbdbData d = sky::read_sbdb(t.data(), t.size(), "x.json");
+    ASSERT_EQ(d.bodies.size(), 2u) << t;
+    EXPECT_EQ(d.bodies[1].name, "B");
+    EXPECT_EQ(d.bodies[1].row, 2u);
+    EXPECT_EQ(d.rows, 2u);
+  }
+  // a row of the wrong length is found in either order
+  const std::string c = "{\"data\":[[1,2]]," + kFields + "}";
+  EXPECT_NE(sbdb_error(c).find("row 1: expected an array of 12 values"), std::string::npos);
+  EXPECT_NE(sbdb_error("{\"data\":[]}").find("no \"fields\" array"), std::string::npos);
+  EXPECT_NE(sbdb_error("{" + kFields + ",\"data\":{}}").find("no \"data\" array"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error("{" + kFields + ",\"data\":[]," + kFields + "}").find("twice"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error("[1]").find("must be an object"), std::string::npos);
+  // the filter keeps only what it asks for; the memory limit is a clear refusal
+  const std::string many = "{" + kFields + ",\"data\":[" + row("A", kGood) + "," + row("B", kGood) +
+                           "," + row("C", kGood) + "]}";
+  sky::SbdbFilter f;
+  f.max = 1;
+  EXPECT_EQ(sky::read_sbdb(many.data(), many.size(), "x.json", f).bodies.size(), 1u);
+  f.max = 0;
+  f.max_bytes = 1;
+  EXPECT_NE(
+      [&] {
+        try {
+          sky::read_sbdb(many.data(), many.size(), "x.json", f);
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+        return std::string("no error");
+      }()
+          .find("over the limit of"),
+      std::string::npos);
+}
+
+// issue 22, finding 6 and the LOW list: masses, dates and numbers no small body has are refused
+TEST(Sbdb, ImplausibleValuesAreRefusedWithTheRow) {
+  auto one = [](const std::string& r) { return "{" + kFields + ",\"data\":[" + r + "]}"; };
+  EXPECT_NE(sbdb_error(one(row("Big", R"(1,0.1,5,6,7,2459000.5,null,1e7,null,null,"MBA")")))
+                .find("x.json: row 1 ('Big'): diameter 1e+07 km is outside"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error(one(row("H", R"(1,0.1,5,6,7,2459000.5,-100,null,null,null,"MBA")")))
+                .find("absolute magnitude H = -100"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error(one(row("G", R"(1,0.1,5,6,7,2459000.5,null,null,null,1e300,"MBA")")))
+                .find("GM 1e+300"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error(one(row("Al", R"(1,0.1,5,6,7,2459000.5,null,null,-1,null,"MBA")")))
+                .find("albedo -1"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error(one(row("E", R"(1,0.1,5,6,7,1e300,null,null,null,null,"MBA")")))
+                .find("JD 1e+300 is outside 0 .. 5373484.5 (years -4712 .. 9999)"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error(one(row("X", R"("0x1p0",0.1,5,6,7,2459000.5,null,null,null,null,"MBA")")))
+                .find("field 'q' is not a finite decimal number ('0x1p0')"),
+            std::string::npos);
+  EXPECT_NE(sbdb_error(one(row("A\\nB", kGood))).find("control character"), std::string::npos);
+  // the estimate of a plausible body stays a small body's mass (Eris ~ 8e-9 Msun)
+  const std::string ok = one(row("D", R"(1,0.1,5,6,7,2459000.5,null,10000,null,null,"MBA")"));
+  const sky::SbdbData d = sky::read_sbdb(ok.data(), ok.size(), "x.json");
+  EXPECT_LT(sky::estimate_mass(d.bodies[0], {}), 1e-6);
+}
+
+// issue 22, LOW: skipped rows are told, a class asked for that no body has is an error, and a
+// propagation error names the file and the row
+TEST(Sbdb, SkippedRowsUnknownClassesAndPropagationErrorsAreTold) {
+  const std::string t = "{" + kFields + ",\"data\":[" + row("A", kGood) + "," +
+                        row("NoTp", R"(1,0.1,5,6,7,null,null,null,null,null,"MBA")") + "]}";
+  const sky::SbdbData d = sky::read_sbdb(t.data(), t.size(), "x.json");
+  EXPECT_EQ(d.skipped_count, 1u);
+  std::string note;
+  sky::sbdb_scene(d, "x.json", [&](const std::string& m) { note = m; });
+  EXPECT_NE(note.find("x.json: 1 of 2 rows skipped"), std::string::npos) << note;
+  EXPECT_NE(note.find("row 2 ('NoTp')"), std::string::npos) << note;
+
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/nbody_sbdb_classes.json";
+  std::ofstream(path) << t;
+  Scene sol = make_scene("solar-system", {{}, 1, {{"jd", 2459800.5}}});
+  sky::SmallBodyOptions opt;
+  opt.classes = {"NOPE"};
+  std::string msg;
+  try {
+    sky::add_small_bodies(sol, {path}, opt);
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("--small-bodies-class 'NOPE': no small body of that class"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("classes there: MBA"), std::string::npos) << msg;
+
+  sky::SmallBody b;
+  b.name = "Far";
+  b.row = 7;
+  b.el.q = 1;
+  b.el.e = 1e300;
+  b.el.tp = 2459000.5;
+  msg.clear();
+  try {
+    sky::heliocentric_bodies({b}, 2459000.5 + 1e6, {}, nullptr, "y.json");
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("y.json: row 7 ('Far'): "), std::string::npos) << msg;
+  std::remove(path.c_str());
 }
 
 }  // namespace
