@@ -210,9 +210,9 @@ void check_scene_output(const Scene& s, const std::string& path, Format f) {
         {&s.units.time, "time label"},
         {&s.units.velocity, "velocity label"}};
     for (const auto& [label, what] : labels)
-      if (label->size() > 31)
+      if (label->size() > 31 || label->find('\0') != std::string::npos)
         fail(path, ": the ", what, " ", detail::quote(*label),
-             " is longer than the 31 bytes the binary header holds");
+             " is longer than the 31 bytes the binary header holds or holds a NUL byte");
   }
   if (f == Format::Agora) {
     const UnitSystem ag = units::agora();

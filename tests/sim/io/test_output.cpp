@@ -451,5 +451,9 @@ TEST(Output, WritersRefuseWhatTheReadersRefuse) {
   s.units = units::henon();
   s.dt = std::numeric_limits<double>::infinity();
   EXPECT_ERROR_MENTIONS([&] { io::save(s, d / "x.bin", io::Format::Binary); }, "x.bin", "dt");
+  // a unit label with a NUL byte would come back cut at it from the binary header
+  s.dt = 0.1;
+  s.units = UnitSystem{"custom", std::string("a\0b", 3), "M", "T", "L/T", 0, 0, 0, 2};
+  EXPECT_ERROR_MENTIONS([&] { io::write_binary(o, s); }, "length label", "NUL");
   EXPECT_EQ(leftovers(d.str()), 0);
 }
