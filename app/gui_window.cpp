@@ -29,6 +29,7 @@
 #include "render/gl_debug.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/io/io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -114,14 +115,35 @@ struct FfmpegPipe {
                       "-r " +
                       std::to_string(fps) + " '" + out + "'";
     path = out;
+    partial = partial_name(out);
+    // ffmpeg writes a partial file next to the movie; close() renames it into place only when
+    // ffmpeg succeeded (an interrupted or failed recording never replaces a good movie)
+    const std::string::size_type at = cmd.rfind("'" + out + "'");
+    if (at != std::string::npos) cmd.replace(at, out.size() + 2, "'" + partial + "'");
     pipe = popen(cmd.c_str(), "w");
     width = w;
     height = h;
     return pipe != nullptr;
   }
+  std::string partial;
+  std::string error;  ///< why the last recording was not kept
+  static std::string partial_name(const std::string& out) {
+    const std::filesystem::path p(out);
+    return (p.parent_path() / ("." + p.stem().string() + ".partial" + p.extension().string()))
+        .string();
+  }
   void close() {
-    if (pipe) pclose(pipe);
+    if (!pipe) return;
+    const int status = pclose(pipe);
     pipe = nullptr;
+    std::error_code ec;
+    if (status == 0) {
+      std::filesystem::rename(partial, path, ec);
+      if (ec) error = path + ": " + ec.message();
+    } else {
+      std::filesystem::remove(partial, ec);
+      error = path + ": ffmpeg failed (status " + std::to_string(status) + "); nothing written";
+    }
   }
 };
 
@@ -540,8 +562,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
     }
     if (!panel.record_ffmpeg && ffmpeg.pipe) {
       std::string path = ffmpeg.path;
+      ffmpeg.error.clear();
       ffmpeg.close();
-      panel.record_status = "movie written: " + path;
+      panel.record_status =
+          ffmpeg.error.empty() ? "movie written: " + path : "movie not written: " + ffmpeg.error;
       std::printf("nbody: %s\n", panel.record_status.c_str());
     }
     if (was_recording_png && !panel.record_png) {
@@ -650,8 +674,13 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["debug_step_delay_ms"] = opt.debug_step_delay_ms;
     j["startup"] = viewer.startup.summary;
     j["error"] = viewer.error();
-    std::ofstream(opt.stats) << j.dump(2) << "\n";
-    std::printf("nbody: stats written to %s\n", opt.stats.c_str());
+    try {
+      io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
+      std::printf("nbody: stats written to %s\n", opt.stats.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nbody: --stats: %s\n", e.what());
+      if (exit_code == 0) exit_code = 1;
+    }
   }
   // a long step in progress is not waited for (a class would watch a frozen window until it
   // ends): half a second for it to finish, then the process ends without joining the

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <future>
 
-#include <stb/stb_image_write.h>
 #include <nlohmann/json.hpp>
 
 #include "app/egl_context.hpp"
@@ -21,19 +20,6 @@
 
 namespace nbody::app {
 namespace {
-
-// a PNG encoded in memory and written through the safe writer (a FIFO or device named like a
-// frame is refused; a full disk is an error naming the file, the old file stays whole)
-void write_png_file(const std::string& path, const render::Image& img) {
-  std::string png;
-  auto append = [](void* ctx, void* data, int size) {
-    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), std::size_t(size));
-  };
-  if (!stbi_write_png_to_func(append, &png, img.width, img.height, 4, img.rgba.data(),
-                              img.width * 4))
-    fail(path, ": cannot encode the frame as PNG");
-  io::write_file(path, png);
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -126,7 +112,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       std::snprintf(name, sizeof name, "frame_%05d.png", f);
       std::string path = (std::filesystem::path(opt.out_dir) / name).string();
       last_image = render::read_framebuffer(opt.width, opt.height);
-      write_png_file(path, last_image);
+      render::write_png(path, last_image);
       pngs.push_back(path);
     }
     if (viewer.state().health_paused) break;

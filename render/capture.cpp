@@ -6,6 +6,7 @@
 #include <stb_image_write.h>
 
 #include "render/gl_check.hpp"
+#include "sim/io/io.hpp"
 
 namespace nbody::render {
 
@@ -51,8 +52,17 @@ ImageLight measure_light(const Image& img, int threshold) {
 
 void write_png(const std::string& path, const Image& img) {
   if (img.width <= 0 || img.height <= 0) throw GlError("cannot write an empty image to " + path);
-  if (!stbi_write_png(path.c_str(), img.width, img.height, 4, img.rgba.data(), img.width * 4))
-    throw GlError("could not write PNG " + path);
+  // encoded in memory, then written through the one safe writer (a FIFO or device named like
+  // the file is refused; a full disk is an error naming the file, an old file stays whole)
+  std::string png;
+  auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data),
+                                           static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, img.width, img.height, 4, img.rgba.data(),
+                              img.width * 4))
+    throw GlError(path + ": cannot encode the image as PNG");
+  io::write_file(path, png);
 }
 
 }  // namespace nbody::render

@@ -22,7 +22,8 @@ struct ImageLight {
   double x = -1, y = -1;
 };
 ImageLight measure_light(const Image& img, int threshold = 40);
-/// Writes `img` as PNG; throws GlError naming the path when it cannot.
+/// Writes `img` as PNG through io::write_file (atomic, refuses FIFOs and devices); throws
+/// GlError or nbody::Error naming the path and the reason when it cannot.
 void write_png(const std::string& path, const Image& img);
 
 }  // namespace nbody::render
