@@ -43,26 +43,20 @@ bool make_context(EGLDisplay dpy, bool debug, EGLContext& ctx, EGLSurface& surf,
     }
   }
   // a debug context reports every error and warning through KHR_debug (EGL 1.5 attribute)
-  const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                            4,
-                            EGL_CONTEXT_MINOR_VERSION,
-                            5,
-                            EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                            EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                            debug ? EGL_CONTEXT_OPENGL_DEBUG : EGL_NONE,
-                            EGL_TRUE,
-                            EGL_NONE};
+  EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                      4,
+                      EGL_CONTEXT_MINOR_VERSION,
+                      5,
+                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                      debug ? EGL_CONTEXT_OPENGL_DEBUG : EGL_NONE,
+                      EGL_TRUE,
+                      EGL_NONE};
   ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attribs);
   if (ctx == EGL_NO_CONTEXT && debug) {
     // EGL 1.4 without the attribute: an ordinary context (KHR_debug still reports errors)
-    const EGLint plain[] = {EGL_CONTEXT_MAJOR_VERSION,
-                            4,
-                            EGL_CONTEXT_MINOR_VERSION,
-                            5,
-                            EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                            EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                            EGL_NONE};
-    ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, plain);
+    attribs[6] = EGL_NONE;
+    ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attribs);
   }
   if (ctx == EGL_NO_CONTEXT) {
     why =

@@ -433,13 +433,18 @@ void Viewer::upload_positions() {
 
 // picking and labels -------------------------------------------------------------------------
 
-bool Viewer::project(std::size_t i, int width, int height, float& px, float& py) const {
-  if (4 * i + 3 >= xyzm_.size()) return false;
-  glm::vec4 c = view_proj_ * glm::vec4(xyzm_[4 * i], xyzm_[4 * i + 1], xyzm_[4 * i + 2], 1.0f);
-  if (c.w <= 0) return false;
+bool Viewer::to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const {
+  glm::vec4 c = view_proj_ * glm::vec4(p, 1.0f);
+  if (!(c.w > 0)) return false;
   px = (c.x / c.w * 0.5f + 0.5f) * static_cast<float>(width);
   py = (1.0f - (c.y / c.w * 0.5f + 0.5f)) * static_cast<float>(height);
   return std::isfinite(px) && std::isfinite(py);
+}
+
+bool Viewer::project(std::size_t i, int width, int height, float& px, float& py) const {
+  if (4 * i + 3 >= xyzm_.size()) return false;
+  return to_screen(glm::vec3(xyzm_[4 * i], xyzm_[4 * i + 1], xyzm_[4 * i + 2]), width, height, px,
+                   py);
 }
 
 Viewer::ScreenCentre Viewer::screen_centre(const Bodies& b, int width, int height) const {
@@ -448,11 +453,11 @@ Viewer::ScreenCentre Viewer::screen_centre(const Bodies& b, int width, int heigh
   for (std::size_t i = 0; i < b.size(); ++i) {
     if (i < b.component.size() && style.component_gain[static_cast<int>(b.component[i])] <= 0)
       continue;
-    glm::vec4 p = view_proj_ * glm::vec4(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
-                                         static_cast<float>(b.z[i]), 1.0f);
-    if (!(p.w > 0)) continue;
-    double px = (p.x / p.w * 0.5 + 0.5) * width, py = (1.0 - (p.y / p.w * 0.5 + 0.5)) * height;
-    if (!(px >= 0 && py >= 0 && px < width && py < height)) continue;
+    float px = 0, py = 0;
+    const glm::vec3 p(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                      static_cast<float>(b.z[i]));
+    if (!to_screen(p, width, height, px, py) || px < 0 || py < 0 || px >= width || py >= height)
+      continue;
     sx += px;
     sy += py;
     ++c.inside;

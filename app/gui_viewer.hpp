@@ -217,6 +217,8 @@ class Viewer {
   void allocate_buffers();
   void upload_positions();
   void draw(int width, int height);
+  /// Screen position (pixels, origin top-left) of p through the last frame's projection.
+  bool to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const;
   SimControls controls() const;
   int trail_every() const;
 

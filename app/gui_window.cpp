@@ -238,14 +238,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
     bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
     std::printf("nbody: measuring at start-up...\n");
     std::fflush(stdout);
-    // the scene's parameters as it will run (a bad value fails in make_launch below)
-    std::map<std::string, double> values;
-    for (const std::string& kv : launch_options.scene_values) {
-      const std::size_t eq = kv.find('=');
-      char* end = nullptr;
-      const double x = eq == std::string::npos ? 0 : std::strtod(kv.c_str() + eq + 1, &end);
-      if (eq != std::string::npos && end && *end == '\0') values[kv.substr(0, eq)] = x;
-    }
+    // the scene's parameters as it will run
+    const std::map<std::string, double> values = parse_values(launch_options.scene_values);
     // on the CPU one fixed size for the machine's cores, the same every run (a race of timed
     // kernels flips between sizes with the noise of a busy laptop); on a GPU the measurement
     StartupMeasurement m;

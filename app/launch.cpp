@@ -349,8 +349,6 @@ KernelChoice choose_kernel(const Scene& scene, bool gpu) {
                       " (nbody bench, docs/PERFORMANCE.md)"};
 }
 
-namespace {
-// "key=value" list into the scene's named values
 std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
   std::map<std::string, double> out;
   for (const std::string& s : kv) {
@@ -366,7 +364,6 @@ std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
   }
   return out;
 }
-}  // namespace
 
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_t cpu_default_n) {
   Launch l;

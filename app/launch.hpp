@@ -45,6 +45,9 @@ struct LaunchOptions {
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark
 };
 
+/// "KEY=VALUE" scene parameters (--param) as numbers; throws nbody::Error naming the bad one.
+std::map<std::string, double> parse_values(const std::vector<std::string>& kv);
+
 /// Adds the scene/physics/kernel options to `cmd` bound to `o`.
 void add_launch_options(CLI::App& cmd, LaunchOptions& o);
 /// One option per tunable key of the kernel table (--block-size, --theta, ...), its help naming

@@ -42,29 +42,6 @@ std::string gl_messages() {
   return all;
 }
 
-// where the light of an image is: the brightness-weighted centre of the pixels above the
-// background, and how many such pixels there are
-struct Light {
-  double x = 0, y = 0;
-  long lit = 0;
-};
-Light light_of(const render::Image& img) {
-  Light l;
-  double w = 0;
-  for (int y = 0; y < img.height; ++y)
-    for (int x = 0; x < img.width; ++x) {
-      const auto* p = &img.rgba[(static_cast<std::size_t>(y) * img.width + x) * 4];
-      int v = std::max({p[0], p[1], p[2]});
-      if (v <= 40) continue;
-      ++l.lit;
-      l.x += v * (x + 0.5);
-      l.y += v * (y + 0.5);
-      w += v;
-    }
-  if (w > 0) l.x /= w, l.y /= w;
-  return l;
-}
-
 // the bodies' mean position on the screen (pixels, origin top-left), through the viewer's last
 // projection; only bodies in front of the camera and inside the frame count
 glm::dvec2 projected_centre(const Bodies& b, const glm::mat4& view_proj, int w, int h) {
@@ -194,7 +171,7 @@ void check_looks(const std::string& kernel) {
       EXPECT_TRUE(viewer.state().has_tree);
     }
     const render::Image img = render::read_framebuffer(kW, kH);
-    const Light l = light_of(img);
+    const render::ImageLight l = render::measure_light(img);
     const glm::dvec2 want =
         projected_centre(viewer.bodies_inline(), viewer.last_view_proj(), kW, kH);
     ASSERT_GE(want.x, 0) << "the bodies are outside the frame";
