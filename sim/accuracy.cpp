@@ -9,6 +9,7 @@
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/external_field_host.hpp"
+#include "sim/forces/pair.hpp"
 
 namespace nbody {
 
@@ -38,14 +39,7 @@ void reference_accelerations(const Bodies& b, const std::vector<std::size_t>& id
     double sx = 0, sy = 0, sz = 0;
     for (std::size_t j = 0; j < b.size(); ++j) {
       if (j == i) continue;
-      const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
-      const double r2 = dx * dx + dy * dy + dz * dz + eps2;
-      if (r2 == 0) continue;
-      const double inv = 1.0 / std::sqrt(r2);
-      const double s = b.m[j] * inv * inv * inv;
-      sx += dx * s;
-      sy += dy * s;
-      sz += dz * s;
+      pair_accumulate(b.x[j] - b.x[i], b.y[j] - b.y[i], b.z[j] - b.z[i], b.m[j], eps2, sx, sy, sz);
     }
     ax[k] = G * sx;
     ay[k] = G * sy;

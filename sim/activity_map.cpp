@@ -1,5 +1,5 @@
 // The activity-density map: parameter checks and the CPU reference binning. The GPU kernel
-// (sim/cuda/gpu_backend.cu) uses the same rule (sim/cuda/map_binning.hpp).
+// (sim/cuda/device_store.cu) uses the same rule (sim/cuda/map_binning.hpp).
 #include "sim/activity_map.hpp"
 
 #include <algorithm>

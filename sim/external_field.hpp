@@ -11,7 +11,7 @@
 // The field is not softened: both profiles give a finite acceleration at the centre. It is
 // computed in double on every backend. halo_field() is the one function of the bodies' part,
 // called by the CPU base (sim/external_field_host.hpp, for every CPU kernel and the double
-// reference) and the CUDA base (sim/cuda/gpu_backend.cu, for every GPU kernel) alike, after the
+// reference) and the CUDA base (sim/cuda/device_store.cu, for every GPU kernel) alike, after the
 // kernel's own forces; anchor_accel() is the halos' part.
 
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "sim/backend.hpp"
-#include "sim/cpu_backends.hpp"
+#include "sim/forces/cpu/kernels.hpp"
 #include "sim/error.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "sim/cuda/cuda_kernels.hpp"

@@ -20,7 +20,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "sim/cuda/barnes_hut.hpp"
-#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 #include "sim/error.hpp"
 #include "sim/tree/tree_math.hpp"
@@ -639,21 +639,22 @@ std::size_t next_pow2(std::size_t v) {
 }
 
 template <typename T>
-class BarnesHutBackend final : public GpuBackend<T> {
+class BarnesHutBackend final : public DeviceForceKernel<T> {
  public:
   using V4 = Vec4<T>;
-  using GpuBackend<T>::GpuBackend;
+  using DeviceForceKernel<T>::DeviceForceKernel;
 
   bool download_tree(BarnesHutTree& out) const;
   bool balance_by_work() const override { return true; }
 
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
+    DeviceStore<T>& st = this->store();
     out.clear();
-    if (level_start_.size() < 2 || this->n_ == 0 || max_level < 0) return true;
+    if (level_start_.size() < 2 || st.size() == 0 || max_level < 0) return true;
     // the nodes of levels 0..max_level are the first ones (breadth-first order)
     const std::size_t last = std::min<std::size_t>(max_level + 1, level_start_.size() - 1);
     const std::size_t nn = level_start_[last];
-    const cudaStream_t s = this->ctx_.stream;
+    const cudaStream_t s = st.context().stream;
     std::vector<u64> prefix(nn);
     std::vector<u32> level(nn);
     prefix_.download(prefix.data(), nn, s);
@@ -671,15 +672,15 @@ class BarnesHutBackend final : public GpuBackend<T> {
     return true;
   }
 
- protected:
-  void forces(const SimParams& p, T G, T eps2) override {
-    const BhConfig& cfg = config_.get(this->info_, p);
+  void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
+    DeviceStore<T>& st = this->store();
+    const BhConfig& cfg = config_.get(this->row(), p);
     const double theta = cfg.theta;
     const u32 leaf = static_cast<u32>(cfg.leaf_size);
     const int group = cfg.group_size;
     const bool quad = cfg.quadrupole;
     const int block = cfg.block_size;
-    const cudaStream_t s = this->ctx_.stream;
+    const cudaStream_t s = st.context().stream;
     ev_[0].record(s);
     sort_bodies();
     ev_[1].record(s);
@@ -688,19 +689,19 @@ class BarnesHutBackend final : public GpuBackend<T> {
     ev_[2].record(s);
     // several GPUs: this one's range of groups (every GPU built the same tree)
     u32 g0 = 0, g1 = ngroups_;
-    if (this->parts() > 1) slice_groups(g0, g1);
+    if (st.parts() > 1) slice_groups(g0, g1);
     compute_moments(theta);
     ev_[3].record(s);
     traverse(G, eps2, group, quad, block, g0, g1);
-    if (this->parts() > 1) count_costs(g0, g1);
+    if (st.parts() > 1) count_costs(g0, g1);
     ev_[4].record(s);
     // counted work and phase times
     ull total = 0;
     work_sum_.download(&total, 1, s);
-    this->work_.interactions = static_cast<double>(total);
+    work.interactions = static_cast<double>(total);
     const char* names[4] = {"keys+sort", "build", "moments", "traversal"};
     for (int k = 0; k < 4; ++k)
-      this->work_.phases.push_back({names[k], ev_[k + 1].elapsed_since(ev_[k])});
+      work.phases.push_back({names[k], ev_[k + 1].elapsed_since(ev_[k])});
   }
 
  private:
@@ -741,8 +742,9 @@ class BarnesHutBackend final : public GpuBackend<T> {
 // bounding cube, keys, sort, and the bodies gathered in key order
 template <typename T>
 void BarnesHutBackend<T>::sort_bodies() {
-  const std::size_t n = this->n_;
-  const Context& ctx = this->ctx_;
+  DeviceStore<T>& st = this->store();
+  const std::size_t n = st.size();
+  const Context& ctx = st.context();
   const int ni = static_cast<int>(n);
   box_parts_.reserve(kBoxBlocks);
   cube_.reserve(1);
@@ -752,10 +754,10 @@ void BarnesHutBackend<T>::sort_bodies() {
   perm_.reserve(n);
   const int parts = static_cast<int>(std::min<std::size_t>(kBoxBlocks, (n + kBlock - 1) / kBlock));
   launch(ctx, "bh_box", box_partial_kernel<T>, LaunchShape{std::size_t(parts) * kBlock, kBlock},
-         this->pos_.get(), ni, box_parts_.get());
+         st.positions(), ni, box_parts_.get());
   launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box_parts_.get(), parts,
          cube_.get());
-  launch(ctx, "bh_keys", keys_kernel<T>, LaunchShape{n, kBlock}, this->pos_.get(), ni, cube_.get(),
+  launch(ctx, "bh_keys", keys_kernel<T>, LaunchShape{n, kBlock}, st.positions(), ni, cube_.get(),
          keys_in_.get(), index_in_.get());
   // stable radix sort of the 63 key bits: equal keys keep index order
   std::size_t bytes = 0;
@@ -767,14 +769,15 @@ void BarnesHutBackend<T>::sort_bodies() {
   NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.get(), bytes, keys_in_.get(), keys_.get(),
                                                    index_in_.get(), perm_.get(), ni, 0,
                                                    3 * tree::kMaxLevel, ctx.stream));
-  this->permute(perm_.get());
+  st.permute(perm_.get());
 }
 
 // the octree level by level: count children, scan, read the level's total, split
 template <typename T>
 void BarnesHutBackend<T>::build_tree(u32 leaf) {
-  const std::size_t n = this->n_;
-  const Context& ctx = this->ctx_;
+  DeviceStore<T>& st = this->store();
+  const std::size_t n = st.size();
+  const Context& ctx = st.context();
   const std::size_t guess = 1024 + 3 * n / std::max<u32>(leaf, 1);
   for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_})
     if (b->size() < guess) b->resize(guess);
@@ -817,7 +820,8 @@ void BarnesHutBackend<T>::build_tree(u32 leaf) {
 // the groups of the traversal (see for_each_group), in node order
 template <typename T>
 void BarnesHutBackend<T>::make_groups(u32 gs) {
-  const Context& ctx = this->ctx_;
+  DeviceStore<T>& st = this->store();
+  const Context& ctx = st.context();
   const u32 nodes = level_start_.back();
   group_n_.reserve(nodes);
   group_incl_.reserve(nodes);
@@ -841,13 +845,14 @@ void BarnesHutBackend<T>::make_groups(u32 gs) {
 // moments from the deepest level up
 template <typename T>
 void BarnesHutBackend<T>::compute_moments(double theta) {
+  DeviceStore<T>& st = this->store();
   const std::size_t nodes = level_start_.back();
   A_.reserve(nodes);
   M_.reserve(nodes);
   Q_.reserve(nodes);
   for (std::size_t l = level_start_.size() - 1; l-- > 0;) {
     const u32 lb = level_start_[l], m = level_start_[l + 1] - lb;
-    launch(this->ctx_, "bh_moments", moments_kernel<T>, LaunchShape{m, kBlock}, this->pos_.get(),
+    launch(st.context(), "bh_moments", moments_kernel<T>, LaunchShape{m, kBlock}, st.positions(),
            this->nodes(), lb, m, cube_.get(), theta, A_.get(), M_.get(), Q_.get());
   }
 }
@@ -856,7 +861,8 @@ void BarnesHutBackend<T>::compute_moments(double theta) {
 // (the same on every GPU, which holds the same tree) and this GPU's range of groups
 template <typename T>
 void BarnesHutBackend<T>::slice_groups(u32& g0, u32& g1) {
-  const Context& ctx = this->ctx_;
+  DeviceStore<T>& st = this->store();
+  const Context& ctx = st.context();
   const u32 ng = ngroups_;
   group_keys_in_.reserve(ng);
   group_keys_.reserve(ng);
@@ -874,41 +880,43 @@ void BarnesHutBackend<T>::slice_groups(u32& g0, u32& g1) {
   launch(ctx, "bh_unpack_groups", unpack_groups_kernel, LaunchShape{ng, kBlock}, group_keys_.get(),
          ng, groups_.get());
   // snap the cuts
-  const std::size_t m = this->cuts_.size();
+  const std::size_t m = st.cuts().size();
   std::vector<u32> cut(m), gidx(m);
   for (std::size_t k = 0; k < m; ++k)
-    cut[k] = static_cast<u32>(this->cuts_[k]);
+    cut[k] = static_cast<u32>(st.cuts()[k]);
   cut_.reserve(m);
   cut_group_.reserve(m);
   cut_.upload(cut.data(), m, ctx.stream);
   launch(ctx, "bh_snap_cuts", snap_cuts_kernel, LaunchShape{m, 32}, groups_.get(), ng,
-         static_cast<u32>(this->n_), cut_.get(), cut_group_.get(), static_cast<int>(m));
+         static_cast<u32>(st.size()), cut_.get(), cut_group_.get(), static_cast<int>(m));
   cut_.download(cut.data(), m, ctx.stream);
   cut_group_.download(gidx.data(), m, ctx.stream);
   for (std::size_t k = 0; k < m; ++k)
-    this->cuts_[k] = cut[k];
-  this->cuts_.front() = 0;
-  this->cuts_.back() = this->n_;
-  g0 = gidx[this->rank()];
-  g1 = gidx[this->rank() + 1];
+    st.cuts()[k] = cut[k];
+  st.cuts().front() = 0;
+  st.cuts().back() = st.size();
+  g0 = gidx[st.rank()];
+  g1 = gidx[st.rank() + 1];
 }
 
-// this GPU's row of the work bins (see GpuBackend::cost_bins())
+// this GPU's row of the work bins (see DeviceStore::cost_bins())
 template <typename T>
 void BarnesHutBackend<T>::count_costs(u32 g0, u32 g1) {
-  const Context& ctx = this->ctx_;
-  const int bins = GpuBackend<T>::kCostBins;
-  ull* row = this->cost_.get() + static_cast<std::size_t>(this->rank()) * bins;
+  DeviceStore<T>& st = this->store();
+  const Context& ctx = st.context();
+  const int bins = DeviceStore<T>::kCostBins;
+  ull* row = st.cost_bins() + static_cast<std::size_t>(st.rank()) * bins;
   NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, ctx.stream));
   launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{g1 - g0, kBlock}, groups_.get() + g0,
-         group_work_.get(), g1 - g0, static_cast<u32>(this->first()),
-         static_cast<u32>(this->count()), bins, row);
+         group_work_.get(), g1 - g0, static_cast<u32>(st.first()), static_cast<u32>(st.count()),
+         bins, row);
 }
 
 template <typename T>
 template <int PER, bool Quad, bool Guard>
 void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1) {
-  const Context& ctx = this->ctx_;
+  DeviceStore<T>& st = this->store();
+  const Context& ctx = st.context();
   auto* kernel = traverse_kernel<T, PER, Quad, Guard>;
   const int warps = block / 32;
   // the groups [g0, g1) (all of them on one GPU)
@@ -930,7 +938,7 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g
   const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),
                        A_.get(),     M_.get(),     Q_.get()};
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
-         this->pos_.get(), this->acc_.get(), tv, groups_.get() + g0, queues_.get(), qcap,
+         st.positions(), st.accelerations(), tv, groups_.get() + g0, queues_.get(), qcap,
          counter_.get(), group_work_.get(), groups, eps2, G);
   std::size_t bytes = 0;
   NBODY_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, group_work_.get(), work_sum_.get(),
@@ -964,9 +972,10 @@ void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block,
 
 template <typename T>
 bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
-  if (level_start_.size() < 2 || this->n_ == 0) return false;
-  const cudaStream_t s = this->ctx_.stream;
-  const std::size_t nn = level_start_.back(), n = this->n_;
+  DeviceStore<T>& st = this->store();
+  if (level_start_.size() < 2 || st.size() == 0) return false;
+  const cudaStream_t s = st.context().stream;
+  const std::size_t nn = level_start_.back(), n = st.size();
   out.begin.resize(nn);
   out.count.resize(nn);
   out.first_child.resize(nn);
@@ -998,8 +1007,8 @@ bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
   out.keys.resize(n);
   keys_.download(out.keys.data(), n, s);
   out.order.resize(n);
-  if (this->ordered_)
-    this->order_.download(out.order.data(), n, s);
+  if (st.ordered())
+    st.order().download(out.order.data(), n, s);
   else
     for (std::size_t i = 0; i < n; ++i)
       out.order[i] = static_cast<u32>(i);
@@ -1023,16 +1032,18 @@ bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
 // backend factory of one precision
 template <typename T>
 std::unique_ptr<ForceBackend> make_barnes_hut(const KernelInfo& row) {
-  return std::make_unique<BarnesHutBackend<T>>(row);
+  return std::make_unique<DeviceStore<T>>(row, std::make_unique<BarnesHutBackend<T>>(row));
 }
 
 }  // namespace
 
 bool download_barnes_hut_tree(const ForceBackend& b, BarnesHutTree& out) {
-  if (const auto* f = dynamic_cast<const BarnesHutBackend<float>*>(&b))
-    return f->download_tree(out);
-  if (const auto* d = dynamic_cast<const BarnesHutBackend<double>*>(&b))
-    return d->download_tree(out);
+  if (const auto* f = dynamic_cast<const DeviceStore<float>*>(&b))
+    if (const auto* k = dynamic_cast<const BarnesHutBackend<float>*>(&f->kernel()))
+      return k->download_tree(out);
+  if (const auto* d = dynamic_cast<const DeviceStore<double>*>(&b))
+    if (const auto* k = dynamic_cast<const BarnesHutBackend<double>*>(&d->kernel()))
+      return k->download_tree(out);
   return false;
 }
 

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "sim/cuda/cuda_kernels.hpp"
-#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/device_store.cuh"
 #include "sim/cuda/nccl_check.cuh"
 #include "sim/error.hpp"
 
@@ -90,9 +90,9 @@ class Comms {
 };
 
 template <typename T>
-class MultiGpuBackend final : public ForceBackend {
+class MultiDeviceStore final : public ForceBackend {
  public:
-  MultiGpuBackend(const KernelInfo& row, const SimParams& p, int gpus) : info_(row) {
+  MultiDeviceStore(const KernelInfo& row, const SimParams& p, int gpus) : info_(row) {
     // the current device first: it drives the display and takes the interop output
     const int current = current_device(), have = cuda_devices();
     if (gpus < 2 || gpus > have)
@@ -105,7 +105,7 @@ class MultiGpuBackend final : public ForceBackend {
     for (int d = 0; d < gpus; ++d) {
       DeviceScope scope(devices_[d]);
       std::unique_ptr<ForceBackend> b = row.create(row, p);
-      auto* part = dynamic_cast<GpuBackend<T>*>(b.get());
+      auto* part = dynamic_cast<DeviceStore<T>*>(b.get());
       if (!part) fail("kernel '", row.name, "' cannot run on several GPUs");
       b.release();
       parts_.emplace_back(part);
@@ -113,7 +113,7 @@ class MultiGpuBackend final : public ForceBackend {
     }
   }
 
-  ~MultiGpuBackend() override {
+  ~MultiDeviceStore() override {
     // each part's buffers, streams and events go on their own device, then the communicators
     for (std::size_t d = parts_.size(); d-- > 0;) {
       int prev = 0;
@@ -230,7 +230,7 @@ class MultiGpuBackend final : public ForceBackend {
   // on part d's thread: its updated slice to every GPU, the others' slices from them
   void exchange(int d, bool positions) {
     if (comms_->aborted()) fail("multi-GPU step stopped: another GPU failed");
-    GpuBackend<T>& part = *parts_[d];
+    DeviceStore<T>& part = *parts_[d];
     const std::vector<std::size_t>& cuts = part.cuts();
     const int g = static_cast<int>(parts_.size());
     const std::size_t len0 = cuts[1] - cuts[0];
@@ -267,8 +267,8 @@ class MultiGpuBackend final : public ForceBackend {
       if (positions) gather(part.positions());
       gather(part.velocities());
       // the work counted on each GPU, for the next balance
-      if (positions && part.balance_by_work()) {
-        constexpr std::size_t bins = GpuBackend<T>::kCostBins;
+      if (positions && part.kernel().balance_by_work()) {
+        constexpr std::size_t bins = DeviceStore<T>::kCostBins;
         unsigned long long* cost = part.cost_bins();
         NBODY_NCCL_CHECK(ncclAllGather(cost + bins * d, cost, bins, ncclUint64, comm, stream));
       }
@@ -298,7 +298,7 @@ class MultiGpuBackend final : public ForceBackend {
   const KernelInfo& info_;
   std::vector<int> devices_;
   std::unique_ptr<Comms> comms_;
-  std::vector<std::unique_ptr<GpuBackend<T>>> parts_;
+  std::vector<std::unique_ptr<DeviceStore<T>>> parts_;
   double last_ms_ = 0;
   StepWork work_;
   std::vector<Event> ex_start_, ex_stop_;  // the first GPU's exchanges of the last step() call
@@ -311,8 +311,8 @@ class MultiGpuBackend final : public ForceBackend {
 std::unique_ptr<ForceBackend> make_multi_gpu_backend(const KernelInfo& row, const SimParams& p,
                                                      int gpus) {
   if (p.precision == Precision::Double)
-    return std::make_unique<cuda::MultiGpuBackend<double>>(row, p, gpus);
-  return std::make_unique<cuda::MultiGpuBackend<float>>(row, p, gpus);
+    return std::make_unique<cuda::MultiDeviceStore<double>>(row, p, gpus);
+  return std::make_unique<cuda::MultiDeviceStore<float>>(row, p, gpus);
 }
 
 }  // namespace nbody

@@ -2,7 +2,7 @@
 // (seed 000 GPU0, seed 004's baseline).
 #include <memory>
 
-#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 
 namespace nbody::cuda {
@@ -36,21 +36,21 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <typename T>
-class NaiveBackend final : public GpuBackend<T> {
+class NaiveBackend final : public DeviceForceKernel<T> {
  public:
-  using GpuBackend<T>::GpuBackend;
+  using DeviceForceKernel<T>::DeviceForceKernel;
 
- protected:
-  void forces(const SimParams& p, T G, T eps2) override {
-    const LaunchShape shape{this->count(), this->info_.int_value(p, "block_size")};
-    const int n = static_cast<int>(this->n_), ns = static_cast<int>(this->n_sources_),
-              first = static_cast<int>(this->first()), count = static_cast<int>(this->count());
+  void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
+    DeviceStore<T>& st = this->store();
+    const LaunchShape shape{st.count(), this->row().int_value(p, "block_size")};
+    const int n = static_cast<int>(st.size()), ns = static_cast<int>(st.n_sources()),
+              first = static_cast<int>(st.first()), count = static_cast<int>(st.count());
     if (!needs_guard(eps2))
-      launch(this->ctx_, "naive", naive_kernel<T, false>, shape, this->pos_.get(), this->acc_.get(),
-             n, ns, first, count, eps2, G);
+      launch(st.context(), "naive", naive_kernel<T, false>, shape, st.positions(),
+             st.accelerations(), n, ns, first, count, eps2, G);
     else
-      launch(this->ctx_, "naive", naive_kernel<T, true>, shape, this->pos_.get(), this->acc_.get(),
-             n, ns, first, count, eps2, G);
+      launch(st.context(), "naive", naive_kernel<T, true>, shape, st.positions(),
+             st.accelerations(), n, ns, first, count, eps2, G);
   }
 };
 
@@ -68,8 +68,7 @@ KernelInfo naive_row() {
   k.flops_per_interaction = 20;
   k.tunables = {block_size_tunable(256)};
   k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
-    if (p.precision == Precision::Double) return std::make_unique<NaiveBackend<double>>(info);
-    return std::make_unique<NaiveBackend<float>>(info);
+    return make_device_backend<NaiveBackend>(info, p.precision);
   };
   return k;
 }

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 #include "sim/error.hpp"
 
@@ -111,40 +111,37 @@ void check_n(std::size_t n) {
 }
 
 template <typename T>
-class PairwiseBackend final : public GpuBackend<T> {
+class PairwiseBackend final : public DeviceForceKernel<T> {
  public:
-  using GpuBackend<T>::GpuBackend;
+  using DeviceForceKernel<T>::DeviceForceKernel;
 
-  void set_bodies(const Bodies& b) override {
-    check_n(b.size());
-    GpuBackend<T>::set_bodies(b);
-  }
+  void check_size(std::size_t n) const override { check_n(n); }
 
- protected:
-  void forces(const SimParams& p, T G, T eps2) override {
-    check_n(this->n_);
-    const int B = this->info_.int_value(p, "block_size");
-    const int rows = this->info_.int_value(p, "rows");
+  void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
+    DeviceStore<T>& st = this->store();
+    check_n(st.size());
+    const int B = this->row().int_value(p, "block_size");
+    const int rows = this->row().int_value(p, "rows");
     check_block_size(B);
     if (B % (32 * rows) != 0)
       fail("pairwise-atomic: block_size ", B, " is not a multiple of 32 × rows (rows = ", rows,
            "): each row of a block needs whole warps");
-    const int ns = static_cast<int>(this->n_sources_), first = static_cast<int>(this->first()),
-              count = static_cast<int>(this->count());
+    const int ns = static_cast<int>(st.n_sources()), first = static_cast<int>(st.first()),
+              count = static_cast<int>(st.count());
     const int jw = B / rows;
     // grid x: ceil(count / rows) blocks of rows (launch() sizes x from n / block), y: chunks
     // of the sources
     LaunchShape shape{static_cast<std::size_t>((count + rows - 1) / rows) * B, B};
     shape.splits = (ns + jw - 1) / jw;
     shape.shared_bytes = 3 * sizeof(T) * static_cast<std::size_t>(B / 32);
-    const auto reduce = static_cast<Reduce>(this->info_.int_value(p, "reduce"));
+    const auto reduce = static_cast<Reduce>(this->row().int_value(p, "reduce"));
     // the atomics add into this part's slice, zeroed first
-    NBODY_CUDA_CHECK(
-        cudaMemsetAsync(this->acc_.get() + first, 0, sizeof(Vec4<T>) * count, this->ctx_.stream));
+    NBODY_CUDA_CHECK(cudaMemsetAsync(st.accelerations() + first, 0, sizeof(Vec4<T>) * count,
+                                     st.context().stream));
     if (ns == 0) return;  // no source: zero accelerations
-    launch(this->ctx_, "pairwise-atomic",
+    launch(st.context(), "pairwise-atomic",
            needs_guard(eps2) ? pick<T, true>(reduce) : pick<T, false>(reduce), shape,
-           this->pos_.get(), this->acc_.get(), ns, first, count, eps2, G, rows);
+           st.positions(), st.accelerations(), ns, first, count, eps2, G, rows);
   }
 };
 
@@ -172,8 +169,7 @@ KernelInfo pairwise_row() {
                      "the block (shuffles + shared memory), each warp (shuffles), or none (one "
                      "atomicAdd per pair and component, as in the N×N-thread report)")};
   k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
-    if (p.precision == Precision::Double) return std::make_unique<PairwiseBackend<double>>(info);
-    return std::make_unique<PairwiseBackend<float>>(info);
+    return make_device_backend<PairwiseBackend>(info, p.precision);
   };
   return k;
 }

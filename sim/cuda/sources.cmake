@@ -2,7 +2,7 @@
 option(NBODY_CUDA_PTXAS_VERBOSE "Print ptxas resource usage (registers, spills) of the kernels" OFF)
 target_sources(nbody_sim PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_kernels.cu
-  ${CMAKE_CURRENT_LIST_DIR}/gpu_backend.cu
+  ${CMAKE_CURRENT_LIST_DIR}/device_store.cu
   ${CMAKE_CURRENT_LIST_DIR}/naive.cu
   ${CMAKE_CURRENT_LIST_DIR}/tiled.cu
   ${CMAKE_CURRENT_LIST_DIR}/tiled2d.cu

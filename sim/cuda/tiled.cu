@@ -5,7 +5,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 #include "sim/cuda/variants.cuh"
 #include "sim/error.hpp"
@@ -355,32 +355,32 @@ class TiledVariants {
 // the backend ---------------------------------------------------------------------------------
 
 template <typename T>
-class TiledBackend final : public GpuBackend<T> {
+class TiledBackend final : public DeviceForceKernel<T> {
  public:
-  using GpuBackend<T>::GpuBackend;
+  using DeviceForceKernel<T>::DeviceForceKernel;
 
- protected:
-  void forces(const SimParams& p, T G, T eps2) override {
+  void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
+    DeviceStore<T>& st = this->store();
     constexpr Precision kPrecision = sizeof(T) == 8 ? Precision::Double : Precision::Float;
-    const VariantChoice v = variant_of(this->info_, p, kPrecision);
+    const VariantChoice v = variant_of(this->row(), p, kPrecision);
     if constexpr (std::is_same_v<T, float>) {
       if (!v.is_default()) {
-        variants_.run(this->ctx_, v, this->pos_.get(), this->acc_.get(), this->n_, this->n_sources_,
-                      this->first(), this->count(), this->info_.int_value(p, "block_size"), eps2,
-                      G);
+        variants_.run(st.context(), v, st.positions(), st.accelerations(), st.size(),
+                      st.n_sources(), st.first(), st.count(),
+                      this->row().int_value(p, "block_size"), eps2, G);
         return;
       }
     }
-    LaunchShape shape{this->count(), this->info_.int_value(p, "block_size")};
-    shape.shared_bytes = sizeof(Vec4<T>) * this->info_.int_value(p, "block_size");
-    const int n = static_cast<int>(this->n_), ns = static_cast<int>(this->n_sources_),
-              first = static_cast<int>(this->first()), count = static_cast<int>(this->count());
+    LaunchShape shape{st.count(), this->row().int_value(p, "block_size")};
+    shape.shared_bytes = sizeof(Vec4<T>) * this->row().int_value(p, "block_size");
+    const int n = static_cast<int>(st.size()), ns = static_cast<int>(st.n_sources()),
+              first = static_cast<int>(st.first()), count = static_cast<int>(st.count());
     if (!needs_guard(eps2))
-      launch(this->ctx_, "tiled", pick<T, false>(this->info_.int_value(p, "unroll"), this->n_),
-             shape, this->pos_.get(), this->acc_.get(), n, ns, first, count, eps2, G);
+      launch(st.context(), "tiled", pick<T, false>(this->row().int_value(p, "unroll"), st.size()),
+             shape, st.positions(), st.accelerations(), n, ns, first, count, eps2, G);
     else
-      launch(this->ctx_, "tiled", pick<T, true>(this->info_.int_value(p, "unroll"), this->n_),
-             shape, this->pos_.get(), this->acc_.get(), n, ns, first, count, eps2, G);
+      launch(st.context(), "tiled", pick<T, true>(this->row().int_value(p, "unroll"), st.size()),
+             shape, st.positions(), st.accelerations(), n, ns, first, count, eps2, G);
   }
 
  private:
@@ -424,8 +424,7 @@ KernelInfo tiled_row() {
   k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
     // unbuilt variant combinations are refused before any device work
     variant_of(info, p, p.precision);
-    if (p.precision == Precision::Double) return std::make_unique<TiledBackend<double>>(info);
-    return std::make_unique<TiledBackend<float>>(info);
+    return make_device_backend<TiledBackend>(info, p.precision);
   };
   return k;
 }

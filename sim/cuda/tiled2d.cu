@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "sim/cuda/gpu_backend.cuh"
+#include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 
 #ifndef NBODY_TILED2D_UNROLL
@@ -121,35 +121,35 @@ Tiled2dFn<T> pick_rows(int& rows, int block) {
 }
 
 template <typename T>
-class Tiled2dBackend final : public GpuBackend<T> {
+class Tiled2dBackend final : public DeviceForceKernel<T> {
  public:
-  using GpuBackend<T>::GpuBackend;
+  using DeviceForceKernel<T>::DeviceForceKernel;
 
- protected:
-  void forces(const SimParams& p, T G, T eps2) override {
-    const int n = static_cast<int>(this->n_), ns = static_cast<int>(this->n_sources_);
-    const int B = this->info_.int_value(p, "block_size");
+  void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
+    DeviceStore<T>& st = this->store();
+    const int n = static_cast<int>(st.size()), ns = static_cast<int>(st.n_sources());
+    const int B = this->row().int_value(p, "block_size");
     check_block_size(B);
     if (n == 0) return;
     // bodies per thread: block_y; 0 = 3 in double (2 at block 1024), in float 4 (1 below
     // 8192 target bodies, where more threads beat register reuse; 5..8 measured slower: 64
     // registers at most under __launch_bounds__(1024)); all measured on the H200
-    const std::size_t targets = this->count();
-    int rows = this->info_.int_value(p, "block_y") > 0 ? this->info_.int_value(p, "block_y")
+    const std::size_t targets = st.count();
+    int rows = this->row().int_value(p, "block_y") > 0 ? this->row().int_value(p, "block_y")
                                                        : (sizeof(T) == 8   ? 3
                                                           : targets < 8192 ? 1
                                                                            : 4);
     const Tiled2dFn<T> fn =
         needs_guard(eps2) ? pick_rows<T, true>(rows, B) : pick_rows<T, false>(rows, B);
     // the targets: this GPU's slice [first, first + count)
-    const int first = static_cast<int>(this->first()), count = static_cast<int>(this->count());
+    const int first = static_cast<int>(st.first()), count = static_cast<int>(st.count());
     if (count == 0) return;
-    LaunchShape shape{this->count(), B, rows};
+    LaunchShape shape{st.count(), B, rows};
     shape.shared_bytes = sizeof(Vec4<T>) * B;
     // j-splits: luf, 0 = enough blocks for about two full waves; rounded to whole tiles of the
     // sources
     const int ntiles = std::max(1, (ns + B - 1) / B);
-    int splits = this->info_.int_value(p, "luf") > 0 ? this->info_.int_value(p, "luf")
+    int splits = this->row().int_value(p, "luf") > 0 ? this->row().int_value(p, "luf")
                                                      : auto_splits(fn, shape, ntiles);
     splits = std::clamp(splits, 1, ntiles);
     const int tiles_per_split = (ntiles + splits - 1) / splits;
@@ -157,15 +157,15 @@ class Tiled2dBackend final : public GpuBackend<T> {
     shape.splits = splits;
     last_splits_ = splits;
     if (splits == 1) {
-      launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), this->acc_.get() + first, n, ns,
+      launch(st.context(), "tiled2d", fn, shape, st.positions(), st.accelerations() + first, n, ns,
              first, count, eps2, G, tiles_per_split);
       return;
     }
-    partial_.resize(static_cast<std::size_t>(splits) * this->count());
-    launch(this->ctx_, "tiled2d", fn, shape, this->pos_.get(), partial_.get(), n, ns, first, count,
+    partial_.resize(static_cast<std::size_t>(splits) * st.count());
+    launch(st.context(), "tiled2d", fn, shape, st.positions(), partial_.get(), n, ns, first, count,
            eps2, G, tiles_per_split);
-    launch(this->ctx_, "tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{this->count(), 256},
-           partial_.get(), this->acc_.get() + first, count, splits);
+    launch(st.context(), "tiled2d_reduce", tiled2d_reduce_kernel<T>, LaunchShape{st.count(), 256},
+           partial_.get(), st.accelerations() + first, count, splits);
   }
 
  private:
@@ -175,6 +175,7 @@ class Tiled2dBackend final : public GpuBackend<T> {
   // as the second pass stays cheap: splits <= N / 2048 keeps its read of the partial sums under
   // ~0.3% of the step, and the partial sums under 1 GiB
   int auto_splits(Tiled2dFn<T> fn, const LaunchShape& shape, long long ntiles) {
+    DeviceStore<T>& st = this->store();
     if (fn != occ_fn_ || shape.block != occ_block_) {
       int per_sm = 0;
       NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, shape.block,
@@ -184,7 +185,8 @@ class Tiled2dBackend final : public GpuBackend<T> {
       resident_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
     }
     // shape.n targets (this GPU's slice), n sources
-    const long long n = static_cast<long long>(this->n_), targets = static_cast<long long>(shape.n);
+    const long long n = static_cast<long long>(st.size()),
+                    targets = static_cast<long long>(shape.n);
     const long long bx = grid_x(shape);
     const long long fill = (6LL * resident_ + bx - 1) / bx;
     const long long tail = (64LL * resident_ + bx - 1) / bx;
@@ -224,8 +226,7 @@ KernelInfo tiled2d_row() {
           "tiles, added in a second pass (0 = auto: 6 to 64 waves of blocks, N / 2048 at most "
           "beyond 6)")};
   k.create = [](const KernelInfo& info, const SimParams& p) -> std::unique_ptr<ForceBackend> {
-    if (p.precision == Precision::Double) return std::make_unique<Tiled2dBackend<double>>(info);
-    return std::make_unique<Tiled2dBackend<float>>(info);
+    return make_device_backend<Tiled2dBackend>(info, p.precision);
   };
   return k;
 }

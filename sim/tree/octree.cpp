@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/forces/pair.hpp"
+
 namespace nbody::tree {
 
 namespace {
@@ -364,11 +366,8 @@ inline __attribute__((always_inline)) void evaluate_group_body(const ListView<T>
     for (std::size_t j = 0; j < L.nb; j += W) {
       for (std::size_t l = 0; l < W; ++l) {
         const T dx = L.bx[j + l] - xi, dy = L.by[j + l] - yi, dz = L.bz[j + l] - zi;
-        const T r2 = dx * dx + dy * dy + dz * dz + eps2;
-        // a select of constants, so that the loop has no branch: 1 / sqrt(r^2), or 0
-        const T live = r2 > T(0) ? T(1) : T(0);
-        const T inv = live / std::sqrt(r2 + (T(1) - live));
-        const T s = L.bm[j + l] * (inv * inv * inv);
+        // the pair interaction of every CPU kernel (branch-free, so the loop vectorizes)
+        const T s = L.bm[j + l] * pair_inv_r3(dx * dx + dy * dy + dz * dz + eps2);
         sx[l] += dx * s;
         sy[l] += dy * s;
         sz[l] += dz * s;

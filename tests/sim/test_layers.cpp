@@ -95,3 +95,29 @@ TEST(Layers, BarnesHutTunablesAreParsedOnceIntoATypedValue) {
   p.tunables.erase("theta");
   EXPECT_DOUBLE_EQ(cache.get(row, p).theta, def.theta);
 }
+
+// Forces apart from integration: a CPU force kernel computes accelerations only (no velocity is
+// touched there) and writes no pair interaction of its own (sim/forces/pair.hpp is the one).
+TEST(Layers, CpuKernelsUseTheOnePairInteractionAndIntegrateNothing) {
+  const std::filesystem::path dir = source_root() / "sim" / "forces" / "cpu";
+  ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
+  const std::regex own_pair(R"(sqrt\s*\()");
+  const std::regex integrates(R"(\bv[xyz]_?\b|\bkick|\bdrift)");
+  int kernels = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".cpp") continue;
+    ++kernels;
+    std::ifstream in(e.path());
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+      ++number;
+      const std::string code = line.substr(0, line.find("//"));
+      EXPECT_FALSE(std::regex_search(code, own_pair))
+          << e.path().string() << ":" << number << ": " << line;
+      EXPECT_FALSE(std::regex_search(code, integrates))
+          << e.path().string() << ":" << number << ": " << line;
+    }
+  }
+  EXPECT_GE(kernels, 4);
+}

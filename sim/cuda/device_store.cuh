@@ -1,13 +1,19 @@
 #pragma once
-// The state and integrators every GPU kernel shares: positions+mass, velocities and
-// accelerations on the device, leapfrog or Yoshida4 (optional 1PN) with no host round trip
-// between steps, CUDA-event timing, the device output for CUDA-GL interop and the device
-// activity map. A kernel only supplies forces(). Bodies are stored with the massive ones first
-// (the heaviest at 0; order_ keeps the user's order), so kernels take sources from
-// [0, n_sources_) only: massless bodies feel every massive body and pull on nothing.
+// The device body store and the interface of a GPU force kernel, kept apart: a kernel computes
+// the accelerations of the stored positions and nothing else; the store owns positions+mass,
+// velocities and accelerations on the device and does what an integrator composes a step from
+// (kicks, drifts, the optional 1PN term, the rigid halos' field: sim/integrators/) with no host
+// round trip between steps, the CUDA-event timing, the device output for CUDA-GL interop and
+// the device activity map. A row of the kernel table creates a store around its kernel:
+// DeviceStore<T>(row, kernel) is the ForceBackend.
+//
+// Bodies are stored with the massive ones first (the heaviest at 0; order() keeps the user's
+// order), so kernels take sources from [0, n_sources()) only: massless bodies feel every
+// massive body and pull on nothing.
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sim/backend.hpp"
@@ -17,10 +23,47 @@
 namespace nbody::cuda {
 
 template <typename T>
-class GpuBackend : public ForceBackend {
+class DeviceStore;
+
+/// A GPU force kernel: accelerations only. The store it belongs to is store() (set once, when
+/// the store is made around it).
+template <typename T>
+class DeviceForceKernel {
+ public:
+  explicit DeviceForceKernel(const KernelInfo& row) : row_(row) {}
+  virtual ~DeviceForceKernel() = default;
+  DeviceForceKernel(const DeviceForceKernel&) = delete;
+  DeviceForceKernel& operator=(const DeviceForceKernel&) = delete;
+
+  /// Fills store().accelerations() of the target bodies [first(), first() + count()) with G
+  /// times the accelerations of the stored positions (ε² given) due to the sources, stored
+  /// bodies [0, n_sources()), on store().context().stream (n > 0). `work` holds count() ×
+  /// n_sources() interactions and no phases; a kernel that counts its work overwrites
+  /// work.interactions and appends its phases.
+  virtual void forces(const SimParams& p, T G, T eps2, StepWork& work) = 0;
+  /// Called by the store before it takes `n` new bodies; throws nbody::Error when the kernel
+  /// cannot run them.
+  virtual void check_size(std::size_t n) const {}
+  /// Tree kernels: the cells of the last tree down to `max_level` (see ForceBackend).
+  virtual bool tree_cells(int max_level, std::vector<TreeCell>& out) { return false; }
+  /// Tree kernels: several GPUs balance their slices by the work counted in the last step.
+  virtual bool balance_by_work() const { return false; }
+
+  const KernelInfo& row() const { return row_; }
+  DeviceStore<T>& store() const { return *store_; }
+
+ private:
+  friend class DeviceStore<T>;
+  const KernelInfo& row_;
+  DeviceStore<T>* store_ = nullptr;
+};
+
+/// Device storage of bodies in precision T around one force kernel.
+template <typename T>
+class DeviceStore final : public ForceBackend {
  public:
   using V4 = Vec4<T>;
-  explicit GpuBackend(const KernelInfo& info);
+  DeviceStore(const KernelInfo& info, std::unique_ptr<DeviceForceKernel<T>> kernel);
 
   const KernelInfo& info() const override { return info_; }
   std::size_t size() const override { return n_; }
@@ -35,6 +78,34 @@ class GpuBackend : public ForceBackend {
   bool supports_device_output() const override { return true; }
   void set_device_output(const DeviceOutput& out) override;
   bool activity_map(const ActivityMapParams& p, ActivityMap& out) override;
+  bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
+    return kernel_->tree_cells(max_level, out);
+  }
+
+  // ---- what a kernel reads and writes
+  const Context& context() const { return ctx_; }
+  V4* positions() const { return pos_.get(); }
+  V4* accelerations() const { return acc_.get(); }
+  /// Bodies with m > 0: stored first, so sources are [0, n_sources()).
+  std::size_t n_sources() const { return n_sources_; }
+  /// Reorders positions, velocities and the user's order on the stream so that stored body k
+  /// becomes old body perm[k] (a device array of size() indices); from then on ordered().
+  void permute(const std::uint32_t* perm);
+  /// Whether the stored order differs from the user's; order()[k] is stored body k's user index.
+  bool ordered() const { return ordered_; }
+  const DeviceBuffer<std::uint32_t>& order() const { return order_; }
+  /// The target bodies of forces(): stored bodies [first(), first() + count()) (all of them on
+  /// one GPU). The sources are always all N bodies.
+  std::size_t first() const { return cuts_.empty() ? 0 : cuts_[rank_]; }
+  std::size_t count() const { return cuts_.empty() ? n_ : cuts_[rank_ + 1] - cuts_[rank_]; }
+  /// Number of parts (1 on one GPU) and this one's rank.
+  int parts() const { return parts_; }
+  int rank() const { return rank_; }
+  /// A work-balanced kernel may move the cuts (each part the same way) inside forces(), e.g. to
+  /// group boundaries, and then fills its row of cost_bins() for the bodies of its new slice.
+  std::vector<std::size_t>& cuts() { return cuts_; }
+  /// The kernel (for tools that read a kernel's own data, e.g. the Barnes-Hut tree).
+  const DeviceForceKernel<T>& kernel() const { return *kernel_; }
 
   // ---- one part of a multi-GPU backend (sim/cuda/multi_gpu.cu drives these)
 
@@ -50,44 +121,24 @@ class GpuBackend : public ForceBackend {
   void set_part(int rank, int parts, Exchange exchange);
   /// The parts' boundaries in stored-body order (parts + 1 entries; empty when not a part).
   const std::vector<std::size_t>& cuts() const { return cuts_; }
-  const Context& context() const { return ctx_; }
-  V4* positions() const { return pos_.get(); }
   V4* velocities() const { return vel_.get(); }
   /// Device array of parts x kCostBins work counts: bins of equal body count over each part's
   /// slice of the last force evaluation (this part fills its own row; the exchange the rest).
   unsigned long long* cost_bins() const { return cost_.get(); }
-  /// Tree kernels: the slices are balanced by the work counted in the last step, not by count.
-  virtual bool balance_by_work() const { return false; }
   /// compute_accelerations() in two halves: the device work (run on every part at once), then
   /// the download of this part's slice into ax, ay, az (sized N; other entries are left alone).
   void prepare_accelerations(const SimParams& p);
   void read_accelerations(std::vector<double>& ax, std::vector<double>& ay,
                           std::vector<double>& az) const;
 
- protected:
-  /// Fills acc_ with G times the accelerations of pos_ (n_ > 0) due to the sources, stored
-  /// bodies [0, n_sources_), on ctx_.stream. Reads its tunables from p through info_. The base
-  /// has set work_ to N n_sources_ interactions and no phases; a kernel that counts its work
-  /// overwrites work_.interactions and appends its phases.
-  virtual void forces(const SimParams& p, T G, T eps2) = 0;
-  /// Reorders pos_, vel_ and order_ on the stream so that stored body k becomes old body
-  /// perm[k] (a device array of n_ indices); from then on ordered_ is true.
-  void permute(const std::uint32_t* perm);
-  /// The target bodies of forces(): stored bodies [first(), first() + count()) (all of them on
-  /// one GPU). The sources are always all N bodies.
-  std::size_t first() const { return cuts_.empty() ? 0 : cuts_[rank_]; }
-  std::size_t count() const { return cuts_.empty() ? n_ : cuts_[rank_ + 1] - cuts_[rank_]; }
-  /// Number of parts (1 on one GPU) and this one's rank.
-  int parts() const { return parts_; }
-  int rank() const { return rank_; }
-  /// A work-balanced kernel may move the cuts (each part the same way) inside forces(), e.g. to
-  /// group boundaries, and then fills its row of cost_bins() for the bodies of its new slice.
+ private:
   std::vector<std::size_t> cuts_;
   DeviceBuffer<unsigned long long> cost_;
 
   const KernelInfo& info_;
   Stream stream_;
   Context ctx_;
+  std::unique_ptr<DeviceForceKernel<T>> kernel_;  // after the stream: its buffers go first
   std::size_t n_ = 0;
   std::size_t n_sources_ = 0;  ///< bodies with m > 0, stored first
   DeviceBuffer<V4> pos_, vel_, acc_;
@@ -97,7 +148,6 @@ class GpuBackend : public ForceBackend {
   bool ordered_ = false;
   StepWork work_;
 
- private:
   void ensure_accelerations(const SimParams& p);
   void run_forces(const SimParams& p);
   void write_output();
@@ -137,5 +187,13 @@ class GpuBackend : public ForceBackend {
 void check_tunables(const KernelInfo& info, const SimParams& p);
 /// The current device's number.
 int current_device();
+
+/// The backend of a GPU kernel row: a store in precision p around Kernel<float or double>(row).
+template <template <typename> class Kernel>
+std::unique_ptr<ForceBackend> make_device_backend(const KernelInfo& row, Precision p) {
+  if (p == Precision::Double)
+    return std::make_unique<DeviceStore<double>>(row, std::make_unique<Kernel<double>>(row));
+  return std::make_unique<DeviceStore<float>>(row, std::make_unique<Kernel<float>>(row));
+}
 
 }  // namespace nbody::cuda

@@ -5,17 +5,17 @@
 // (sim/tree/octree.hpp).
 #include <chrono>
 
-#include "sim/cpu_backend.hpp"
-#include "sim/cpu_backends.hpp"
+#include "sim/core/host_store.hpp"
+#include "sim/forces/cpu/kernels.hpp"
 #include "sim/tree/octree.hpp"
 
 namespace nbody {
 namespace {
 
 template <typename T>
-class CpuBarnesHut final : public HostBackend<T> {
+class CpuBarnesHut final : public HostForceKernel<T> {
  public:
-  using HostBackend<T>::HostBackend;
+  explicit CpuBarnesHut(const KernelInfo& row) : row_(row) {}
 
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
     // the cells of the last tree, breadth-first, so the shallow ones come first
@@ -33,43 +33,43 @@ class CpuBarnesHut final : public HostBackend<T> {
     return true;
   }
 
- protected:
-  void forces(const SimParams& p, T G, T eps2, int threads) override {
+  void forces(const SimParams& p, HostStore<T>& s, T G, T eps2, int threads,
+              StepWork& work) override {
     using clock = std::chrono::steady_clock;
-    const BhConfig& cfg = config_.get(this->info(), p);
+    const BhConfig& cfg = config_.get(row_, p);
     const double theta = cfg.theta;
     const int leaf_size = cfg.leaf_size;
     const int group_size = cfg.group_size;
     const bool quadrupole = cfg.quadrupole;
-    const std::size_t n = this->size();
+    const std::size_t n = s.size();
 
     // sort by key and keep every stored array in key order
     const auto t0 = clock::now();
-    tree_.sort(this->x_.data(), this->y_.data(), this->z_.data(), n, threads);
-    if (!tree_.identity()) this->permute(tree_.permutation());
+    tree_.sort(s.x(), s.y(), s.z(), n, threads);
+    if (!tree_.identity()) s.permute(tree_.permutation());
     const auto t1 = clock::now();
     tree_.build(leaf_size, threads);
     const auto t2 = clock::now();
-    tree_.moments(this->x_.data(), this->y_.data(), this->z_.data(), this->m_.data(), theta,
-                  threads);
+    tree_.moments(s.x(), s.y(), s.z(), s.m(), theta, threads);
     const auto t3 = clock::now();
-    const tree::TraversalWork w = tree_.accelerations(
-        this->x_.data(), this->y_.data(), this->z_.data(), this->m_.data(), G, eps2, group_size,
-        quadrupole, this->ax_.data(), this->ay_.data(), this->az_.data(), threads);
+    const tree::TraversalWork w =
+        tree_.accelerations(s.x(), s.y(), s.z(), s.m(), G, eps2, group_size, quadrupole, s.ax(),
+                            s.ay(), s.az(), threads);
     const auto t4 = clock::now();
 
     // counted work and phase times of this evaluation
     const auto ms = [](clock::time_point a, clock::time_point b) {
       return std::chrono::duration<double, std::milli>(b - a).count();
     };
-    this->work_.interactions = w.interactions;
-    this->work_.phases = {{"keys+sort", ms(t0, t1)},
-                          {"build", ms(t1, t2)},
-                          {"moments", ms(t2, t3)},
-                          {"traversal", ms(t3, t4)}};
+    work.interactions = w.interactions;
+    work.phases = {{"keys+sort", ms(t0, t1)},
+                   {"build", ms(t1, t2)},
+                   {"moments", ms(t2, t3)},
+                   {"traversal", ms(t3, t4)}};
   }
 
  private:
+  const KernelInfo& row_;
   tree::Octree<T> tree_;
   ParsedTunables<BhConfig, bh_config> config_;
 };
@@ -77,8 +77,7 @@ class CpuBarnesHut final : public HostBackend<T> {
 }  // namespace
 
 std::unique_ptr<ForceBackend> make_cpu_barnes_hut(const KernelInfo& row, const SimParams& p) {
-  if (p.precision == Precision::Double) return std::make_unique<CpuBarnesHut<double>>(row);
-  return std::make_unique<CpuBarnesHut<float>>(row);
+  return make_host_backend<CpuBarnesHut>(row, p.precision, row);
 }
 
 }  // namespace nbody

@@ -1,4 +1,4 @@
-#include "sim/cpu_backend.hpp"
+#include "sim/core/host_store.hpp"
 
 #include <omp.h>
 
@@ -6,13 +6,14 @@
 #include <type_traits>
 
 #include "sim/external_field_host.hpp"
-#include "sim/integrator.hpp"
+#include "sim/forces/post_newtonian.hpp"
 #include "sim/integrators/integrator.hpp"
 
 namespace nbody {
 
 template <typename T>
-int HostBackend<T>::thread_count(const SimParams& p) const {
+int HostStore<T>::thread_count(const SimParams& p) const {
+  if (info_.oracle) return 1;  // the oracle is single-threaded
   const int asked = info_.find_tunable("threads") ? info_.int_value(p, "threads") : 0;
   const int want = asked > 0 ? asked : omp_get_max_threads();
   // below a few hundred bodies a thread has too little work to pay for waking it
@@ -21,7 +22,7 @@ int HostBackend<T>::thread_count(const SimParams& p) const {
 }
 
 template <typename T>
-void HostBackend<T>::set_bodies(const Bodies& b) {
+void HostStore<T>::set_bodies(const Bodies& b) {
   const std::size_t n = b.size();
   auto copy = [n](std::vector<T>& dst, const std::vector<double>& src) {
     dst.resize(n);
@@ -57,7 +58,7 @@ void HostBackend<T>::set_bodies(const Bodies& b) {
 }
 
 template <typename T>
-void HostBackend<T>::permute(const std::vector<std::uint32_t>& perm) {
+void HostStore<T>::permute(const std::vector<std::uint32_t>& perm) {
   const std::size_t n = size();
   // identity permutation before the first reorder
   if (order_.empty()) {
@@ -93,7 +94,7 @@ void HostBackend<T>::permute(const std::vector<std::uint32_t>& perm) {
 }
 
 template <typename T>
-void HostBackend<T>::get_bodies(Bodies& b) const {
+void HostStore<T>::get_bodies(Bodies& b) const {
   const std::size_t n = size();
   if (b.size() != n) b.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -111,7 +112,7 @@ void HostBackend<T>::get_bodies(Bodies& b) const {
 }
 
 template <typename T>
-void HostBackend<T>::ensure_accelerations(const SimParams& p) {
+void HostStore<T>::ensure_accelerations(const SimParams& p) {
   if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return;
   run_forces(p, thread_count(p));
   acc_valid_ = true;
@@ -120,12 +121,13 @@ void HostBackend<T>::ensure_accelerations(const SimParams& p) {
 }
 
 template <typename T>
-void HostBackend<T>::run_forces(const SimParams& p, int threads) {
+void HostStore<T>::run_forces(const SimParams& p, int threads) {
   const double n = static_cast<double>(size()), sources = static_cast<double>(n_massive_);
   work_ = {n * sources,
            info_.flops(std::is_same_v<T, double> ? Precision::Double : Precision::Float),
            {}};
-  forces(p, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads);
+  kernel_->forces(p, *this, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads,
+                  work_);
   // the rigid halos' field, after every kernel's own forces (sim/external_field.hpp)
   if (!halos_.empty())
     apply_external_field<T>(make_external_field(halos_, p.G), anchor_.data(),
@@ -134,8 +136,8 @@ void HostBackend<T>::run_forces(const SimParams& p, int threads) {
 }
 
 template <typename T>
-void HostBackend<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
-                                           std::vector<double>& ay, std::vector<double>& az) {
+void HostStore<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
+                                         std::vector<double>& ay, std::vector<double>& az) {
   acc_valid_ = false;
   ensure_accelerations(p);
   // in the user's order
@@ -152,7 +154,7 @@ void HostBackend<T>::compute_accelerations(const SimParams& p, std::vector<doubl
 }
 
 template <typename T>
-void HostBackend<T>::post_newtonian(const SimParams& p, double kick, int threads) {
+void HostStore<T>::post_newtonian(const SimParams& p, double kick, int threads) {
   const long n = static_cast<long>(size());
   pnx_.resize(n);
   pny_.resize(n);
@@ -178,7 +180,7 @@ void HostBackend<T>::post_newtonian(const SimParams& p, double kick, int threads
 }
 
 template <typename T>
-void HostBackend<T>::kick_drift(const SimParams& p, double kick, double drift, int threads) {
+void HostStore<T>::kick_drift(const SimParams& p, double kick, double drift, int threads) {
   const long n = static_cast<long>(size());
   const T k = static_cast<T>(kick * p.dt), d = static_cast<T>(drift * p.dt);
   if (p.post_newtonian) {
@@ -206,24 +208,23 @@ void HostBackend<T>::kick_drift(const SimParams& p, double kick, double drift, i
 }
 
 template <typename T>
-void HostBackend<T>::step(const SimParams& p, int steps) {
+void HostStore<T>::step(const SimParams& p, int steps) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   if (steps <= 0) {
     last_ms_ = 0;
     return;
   }
-  // the oracle is single-threaded
-  const int nt = info_.oracle ? 1 : thread_count(p);
+  const int nt = thread_count(p);
   ensure_accelerations(p);
   // what the integrator composes a step from: this store's kicks and drifts around the
   // kernel's forces (the time in kicks and drifts is the "integrate" phase)
   struct Ops final : StepOps {
-    HostBackend& b;
+    HostStore& b;
     int threads;
     StepWork total;
     double integrate_ms = 0;
-    Ops(HostBackend& backend, int nt) : b(backend), threads(nt) {}
+    Ops(HostStore& backend, int nt) : b(backend), threads(nt) {}
     void evaluate_forces(const SimParams& q) override {
       b.run_forces(q, b.thread_count(q));
       total.add(b.work_);
@@ -248,7 +249,7 @@ void HostBackend<T>::step(const SimParams& p, int steps) {
   }
 }
 
-template class HostBackend<float>;
-template class HostBackend<double>;
+template class HostStore<float>;
+template class HostStore<double>;
 
 }  // namespace nbody

@@ -4,29 +4,28 @@
 // S massive bodies (stored first) have rows: a massless body pulls on nothing, so the pairs of
 // two massless bodies are skipped and a massless j only receives. Each thread accumulates into
 // its own buffers, merged at the end (no locks, no atomics).
-#include <cmath>
-
 #include <omp.h>
 
-#include "sim/cpu_backend.hpp"
-#include "sim/cpu_backends.hpp"
+#include "sim/core/host_store.hpp"
+#include "sim/forces/cpu/kernels.hpp"
+#include "sim/forces/pair.hpp"
 
 namespace nbody {
 namespace {
 
 template <typename T>
-class CpuSymmetric final : public HostBackend<T> {
+class CpuSymmetric final : public HostForceKernel<T> {
  public:
-  using HostBackend<T>::HostBackend;
-
- protected:
-  void forces(const SimParams&, T G, T eps2, int threads) override {
-    const long n = static_cast<long>(this->size());
-    const long ns = static_cast<long>(this->n_sources());
-    const T* x = this->x_.data();
-    const T* y = this->y_.data();
-    const T* z = this->z_.data();
-    const T* m = this->m_.data();
+  void forces(const SimParams&, HostStore<T>& st, T G, T eps2, int threads, StepWork&) override {
+    const long n = static_cast<long>(st.size());
+    const long ns = static_cast<long>(st.n_sources());
+    const T* x = st.x();
+    const T* y = st.y();
+    const T* z = st.z();
+    const T* m = st.m();
+    T* oax = st.ax();
+    T* oay = st.ay();
+    T* oaz = st.az();
     buf_.assign(static_cast<std::size_t>(threads) * 3 * n, T(0));
     const long pairs_of_rows = (ns + 1) / 2;
 #pragma omp parallel num_threads(threads)
@@ -45,9 +44,7 @@ class CpuSymmetric final : public HostBackend<T> {
           T ax = 0, ay = 0, az = 0;
           for (long j = i + 1; j < n; ++j) {
             const T dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
-            const T r2 = dx * dx + dy * dy + dz * dz + eps2;
-            const T inv = r2 > T(0) ? T(1) / std::sqrt(r2) : T(0);
-            const T s = inv * inv * inv;
+            const T s = pair_inv_r3(dx * dx + dy * dy + dz * dz + eps2);
             // equal and opposite: i gains m_j s d, j loses m_i s d
             const T sj = m[j] * s, si = mi * s;
             ax += dx * sj;
@@ -72,9 +69,9 @@ class CpuSymmetric final : public HostBackend<T> {
           sy += ux[n + i];
           sz += ux[2 * n + i];
         }
-        this->ax_[i] = G * sx;
-        this->ay_[i] = G * sy;
-        this->az_[i] = G * sz;
+        oax[i] = G * sx;
+        oay[i] = G * sy;
+        oaz[i] = G * sz;
       }
     }
   }
@@ -86,8 +83,7 @@ class CpuSymmetric final : public HostBackend<T> {
 }  // namespace
 
 std::unique_ptr<ForceBackend> make_cpu_symmetric(const KernelInfo& info, Precision p) {
-  if (p == Precision::Double) return std::make_unique<CpuSymmetric<double>>(info);
-  return std::make_unique<CpuSymmetric<float>>(info);
+  return make_host_backend<CpuSymmetric>(info, p);
 }
 
 }  // namespace nbody

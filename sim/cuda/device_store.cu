@@ -1,5 +1,6 @@
-// Shared GPU state, leapfrog integrator, device output and activity map (see gpu_backend.cuh).
-#include "sim/cuda/gpu_backend.cuh"
+// The device body store: kicks, drifts, 1PN, rigid halos, device output and activity map
+// around a GPU force kernel (see device_store.cuh).
+#include "sim/cuda/device_store.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +8,7 @@
 #include "sim/cuda/map_binning.hpp"
 #include "sim/error.hpp"
 #include "sim/external_field.hpp"
-#include "sim/integrator.hpp"
+#include "sim/forces/post_newtonian.hpp"
 #include "sim/integrators/integrator.hpp"
 
 namespace nbody::cuda {
@@ -299,15 +300,18 @@ constexpr int kBlock = 256;
 }  // namespace
 
 template <typename T>
-GpuBackend<T>::GpuBackend(const KernelInfo& info) : info_(info) {
+DeviceStore<T>::DeviceStore(const KernelInfo& info, std::unique_ptr<DeviceForceKernel<T>> kernel)
+    : info_(info) {
   // touch the device now so that a missing one is reported at creation
   device_properties();
   stream_ = Stream::create();
   ctx_ = {current_device(), stream_.get()};
+  kernel_ = std::move(kernel);
+  kernel_->store_ = this;
 }
 
 template <typename T>
-void GpuBackend<T>::permute(const std::uint32_t* perm) {
+void DeviceStore<T>::permute(const std::uint32_t* perm) {
   if (n_ == 0) return;
   scratch_.reserve(n_);
   order_scratch_.reserve(n_);
@@ -323,7 +327,7 @@ void GpuBackend<T>::permute(const std::uint32_t* perm) {
 }
 
 template <typename T>
-void GpuBackend<T>::set_part(int rank, int parts, Exchange exchange) {
+void DeviceStore<T>::set_part(int rank, int parts, Exchange exchange) {
   if (parts < 2 || rank < 0 || rank >= parts)
     fail(info_.name, ": part ", rank, " of ", parts, " is not a part of a multi-GPU run");
   rank_ = rank;
@@ -338,7 +342,7 @@ void GpuBackend<T>::set_part(int rank, int parts, Exchange exchange) {
 }
 
 template <typename T>
-void GpuBackend<T>::plan_cuts() {
+void DeviceStore<T>::plan_cuts() {
   if (parts_ < 2) return;
   std::vector<std::size_t> next(parts_ + 1, n_);
   next[0] = 0;
@@ -346,7 +350,8 @@ void GpuBackend<T>::plan_cuts() {
   // row of it has arrived (tree kernels); every part computes the same cuts from the same data
   std::vector<unsigned long long> bins;
   double total = 0;
-  if (balance_by_work() && costs_ready_ && cuts_.size() == next.size() && cuts_.back() == n_) {
+  if (kernel_->balance_by_work() && costs_ready_ && cuts_.size() == next.size() &&
+      cuts_.back() == n_) {
     bins.resize(static_cast<std::size_t>(parts_) * kCostBins);
     cost_.download(bins.data(), bins.size(), ctx_.stream);
     for (const unsigned long long w : bins)
@@ -381,7 +386,8 @@ void GpuBackend<T>::plan_cuts() {
 }
 
 template <typename T>
-void GpuBackend<T>::set_bodies(const Bodies& b) {
+void DeviceStore<T>::set_bodies(const Bodies& b) {
+  kernel_->check_size(b.size());
   n_ = b.size();
   if (n_ > static_cast<std::size_t>(1) << 30) fail(info_.name, ": N = ", n_, " is too large");
   // sources first: the heaviest body, the other massive ones, then the massless
@@ -417,7 +423,7 @@ void GpuBackend<T>::set_bodies(const Bodies& b) {
 }
 
 template <typename T>
-void GpuBackend<T>::get_bodies(Bodies& b) const {
+void DeviceStore<T>::get_bodies(Bodies& b) const {
   std::vector<V4> pos(n_), vel(n_);
   std::vector<std::uint32_t> order(ordered_ ? n_ : 0);
   pos_.download(pos.data(), n_, ctx_.stream);
@@ -440,7 +446,7 @@ void GpuBackend<T>::get_bodies(Bodies& b) const {
 }
 
 template <typename T>
-void GpuBackend<T>::ensure_accelerations(const SimParams& p) {
+void DeviceStore<T>::ensure_accelerations(const SimParams& p) {
   if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return;
   run_forces(p);
   acc_valid_ = true;
@@ -449,7 +455,7 @@ void GpuBackend<T>::ensure_accelerations(const SimParams& p) {
 }
 
 template <typename T>
-void GpuBackend<T>::run_forces(const SimParams& p) {
+void DeviceStore<T>::run_forces(const SimParams& p) {
   // the slices of this evaluation (all parts alike), then the forces on this part's slice
   // from the massive bodies (massless ones pull on nothing)
   plan_cuts();
@@ -458,13 +464,13 @@ void GpuBackend<T>::run_forces(const SimParams& p) {
   work_ = {static_cast<double>(count()) * sources,
            info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
            {}};
-  forces(p, T(p.G), T(p.softening * p.softening));
+  kernel_->forces(p, T(p.G), T(p.softening * p.softening), work_);
   // the rigid halos' field, after every kernel's own forces (sim/external_field.hpp)
   if (!halos_.empty()) external_field(p);
 }
 
 template <typename T>
-void GpuBackend<T>::external_field(const SimParams& p) {
+void DeviceStore<T>::external_field(const SimParams& p) {
   if (parts_ > 1) fail(info_.name, ": rigid halos run on one GPU only (--gpus 1)");
   const ExternalField f = make_external_field(halos_, p.G);
   Anchors a{};
@@ -484,8 +490,8 @@ void GpuBackend<T>::external_field(const SimParams& p) {
 }
 
 template <typename T>
-void GpuBackend<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
-                                          std::vector<double>& ay, std::vector<double>& az) {
+void DeviceStore<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
+                                           std::vector<double>& ay, std::vector<double>& az) {
   prepare_accelerations(p);
   ax.resize(n_);
   ay.resize(n_);
@@ -494,15 +500,15 @@ void GpuBackend<T>::compute_accelerations(const SimParams& p, std::vector<double
 }
 
 template <typename T>
-void GpuBackend<T>::prepare_accelerations(const SimParams& p) {
+void DeviceStore<T>::prepare_accelerations(const SimParams& p) {
   check_tunables(info_, p);
   acc_valid_ = false;
   if (n_ > 0) ensure_accelerations(p);
 }
 
 template <typename T>
-void GpuBackend<T>::read_accelerations(std::vector<double>& ax, std::vector<double>& ay,
-                                       std::vector<double>& az) const {
+void DeviceStore<T>::read_accelerations(std::vector<double>& ax, std::vector<double>& ay,
+                                        std::vector<double>& az) const {
   std::vector<V4> acc(n_);
   std::vector<std::uint32_t> order(ordered_ ? n_ : 0);
   acc_.download(acc.data(), n_, ctx_.stream);
@@ -517,7 +523,7 @@ void GpuBackend<T>::read_accelerations(std::vector<double>& ax, std::vector<doub
 }
 
 template <typename T>
-const typename GpuBackend<T>::V4* GpuBackend<T>::snapshot_dominant(const SimParams& p) {
+const typename DeviceStore<T>::V4* DeviceStore<T>::snapshot_dominant(const SimParams& p) {
   if (!p.post_newtonian) return nullptr;
   dominant_.reserve(3);
   launch(ctx_, "snapshot", snapshot_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
@@ -527,7 +533,7 @@ const typename GpuBackend<T>::V4* GpuBackend<T>::snapshot_dominant(const SimPara
 }
 
 template <typename T>
-void GpuBackend<T>::kick_drift(const SimParams& p, double kick, double drift) {
+void DeviceStore<T>::kick_drift(const SimParams& p, double kick, double drift) {
   const V4* dom = snapshot_dominant(p);
   const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
   // this part's slice; on several GPUs the updated bodies (and the work counted for
@@ -538,12 +544,12 @@ void GpuBackend<T>::kick_drift(const SimParams& p, double kick, double drift) {
          T(p.G), inv_c2);
   if (parts_ > 1) {
     exchange_(true);
-    costs_ready_ = balance_by_work();
+    costs_ready_ = kernel_->balance_by_work();
   }
 }
 
 template <typename T>
-void GpuBackend<T>::kick_output(const SimParams& p, double kick) {
+void DeviceStore<T>::kick_output(const SimParams& p, double kick) {
   const V4* dom = snapshot_dominant(p);
   const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
   if (parts_ < 2) {
@@ -564,7 +570,7 @@ void GpuBackend<T>::kick_output(const SimParams& p, double kick) {
 }
 
 template <typename T>
-void GpuBackend<T>::step(const SimParams& p, int steps) {
+void DeviceStore<T>::step(const SimParams& p, int steps) {
   check_tunables(info_, p);
   if (steps <= 0 || n_ == 0) {
     last_ms_ = 0;
@@ -578,9 +584,9 @@ void GpuBackend<T>::step(const SimParams& p, int steps) {
   // several GPUs the updated bodies are exchanged after each) around the kernel's forces; the
   // closing kick writes the output
   struct Ops final : StepOps {
-    GpuBackend& b;
+    DeviceStore& b;
     StepWork total;
-    explicit Ops(GpuBackend& backend) : b(backend) {}
+    explicit Ops(DeviceStore& backend) : b(backend) {}
     void evaluate_forces(const SimParams& q) override {
       b.run_forces(q);
       total.add(b.work_);  // the work of every force evaluation
@@ -605,13 +611,13 @@ void GpuBackend<T>::step(const SimParams& p, int steps) {
 }
 
 template <typename T>
-void GpuBackend<T>::set_device_output(const DeviceOutput& out) {
+void DeviceStore<T>::set_device_output(const DeviceOutput& out) {
   out_ = out;
   if ((out_.positions || out_.speed) && n_ > 0) write_output();
 }
 
 template <typename T>
-void GpuBackend<T>::write_output() {
+void DeviceStore<T>::write_output() {
   // no kick: the output alone, the state unchanged
   launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
          vel_.get(), nullptr, static_cast<int>(n_), T(0), static_cast<float4*>(out_.positions),
@@ -620,7 +626,7 @@ void GpuBackend<T>::write_output() {
 }
 
 template <typename T>
-bool GpuBackend<T>::activity_map(const ActivityMapParams& p, ActivityMap& out) {
+bool DeviceStore<T>::activity_map(const ActivityMapParams& p, ActivityMap& out) {
   validate(p);
   const MapBinning b = make_binning(p);
   const int cells = p.size * p.size;
@@ -651,7 +657,7 @@ bool GpuBackend<T>::activity_map(const ActivityMapParams& p, ActivityMap& out) {
   return true;
 }
 
-template class GpuBackend<float>;
-template class GpuBackend<double>;
+template class DeviceStore<float>;
+template class DeviceStore<double>;
 
 }  // namespace nbody::cuda
