@@ -275,8 +275,9 @@ void kernel_section(Viewer& v) {
       if (!usable) ImGui::BeginDisabled();
       if (ImGui::Selectable(k.label.c_str(), cur == &k) && cur != &k) {
         // a request: the simulation switches between steps and keeps the state
-        v.params = params_for_kernel(v.params, k.name);
-        v.pending.switch_kernel = true;
+        SimParams next = v.params();
+        next.choice() = v.kernel_choice();
+        v.set_kernel_choice(params_for_kernel(next, k.name).choice());
       }
       if (!usable) ImGui::EndDisabled();
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -290,8 +291,10 @@ void kernel_section(Viewer& v) {
   if (!cur) return;
   wrapped(kernel_description(cur->name, cur->description));
   // tunables from the table: slider over the range, snapped to the step
+  SimParams shown = v.params();
+  shown.choice() = v.kernel_choice();
   for (const Tunable& t : cur->tunables) {
-    const double now = cur->value(v.params, t.key);
+    const double now = cur->value(shown, t.key);
     double next = now;
     if (t.kind == TunableKind::Choice) {
       int idx = static_cast<int>(now);
@@ -313,7 +316,11 @@ void kernel_section(Viewer& v) {
       if (ImGui::SliderInt(t.label.c_str(), &val, lo, hi))
         next = std::clamp(lo + (val - lo + step / 2) / step * step, lo, hi);
     }
-    if (next != now && t.valid(next)) v.params.tunables[t.key] = next;
+    if (next != now && t.valid(next)) {
+      KernelChoice c = v.kernel_choice();
+      c.tunables[t.key] = next;
+      v.set_kernel_choice(c);
+    }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (allowed: %s)", t.help.c_str(), t.allowed().c_str());
   }
@@ -327,16 +334,18 @@ void kernel_section(Viewer& v) {
   changed |= ImGui::RadioButton("double", &prec, 1);
   if (!cur->supports_double) ImGui::EndDisabled();
   if (changed) {
-    v.params.precision = prec ? Precision::Double : Precision::Float;
-    v.pending.switch_kernel = true;
+    KernelChoice c = v.kernel_choice();
+    c.precision = prec ? Precision::Double : Precision::Float;
+    v.set_kernel_choice(c);
   }
   // GPUs: one slice of the bodies per GPU, positions exchanged with NCCL each step
   const int devices = cuda_device_count();
   if (cur->gpu && devices > 1) {
-    int gpus = v.params.gpus == 0 ? devices : v.params.gpus;
+    int gpus = v.kernel_choice().gpus == 0 ? devices : v.kernel_choice().gpus;
     if (ImGui::SliderInt("GPUs", &gpus, 1, devices)) {
-      v.params.gpus = gpus;
-      v.pending.switch_kernel = true;
+      KernelChoice c = v.kernel_choice();
+      c.gpus = gpus;
+      v.set_kernel_choice(c);
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("bodies split into one slice per GPU, positions exchanged with NCCL");
@@ -352,12 +361,18 @@ void physics_section(Viewer& v) {
   ImGui::Text("t = %s  (%lld steps)", format_span(st.time, u).c_str(), st.steps);
   // the integrator (same kernel underneath) and Einstein's correction of the Sun's pull
   // the integrators are rows of a table (sim/integrators/)
-  const IntegratorRow& now = find_integrator(v.params.integrator);
+  // edits go to a copy, sent to the simulation (the owner) as one request when changed
+  PhysicsParams ph = v.physics();
+  bool edited = false;
+  const IntegratorRow& now = find_integrator(ph.integrator);
   if (ImGui::BeginCombo("integrator", now.label.c_str())) {
     for (const IntegratorRow& r : integrator_table()) {
       const std::string item = r.label + ", " + std::to_string(r.force_evaluations) +
                                (r.force_evaluations == 1 ? " force/step" : " forces/step");
-      if (ImGui::Selectable(item.c_str(), r.id == now.id)) v.params.integrator = r.id;
+      if (ImGui::Selectable(item.c_str(), r.id == now.id) && r.id != now.id) {
+        ph.integrator = r.id;
+        edited = true;
+      }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.description.c_str());
     }
     ImGui::EndCombo();
@@ -366,8 +381,10 @@ void physics_section(Viewer& v) {
       "Leapfrog kick-drift-kick, or Yoshida's 4th-order composition of three leapfrog steps: "
       "for planets, far smaller errors for the same cost (docs/PERFORMANCE.md)");
   if (u.physical()) {
-    if (ImGui::Checkbox("general relativity (1PN, Sun)", &v.params.post_newtonian))
-      v.params.speed_of_light = 299792458.0 * u.time_s / u.length_m;
+    if (ImGui::Checkbox("general relativity (1PN, Sun)", &ph.post_newtonian)) {
+      ph.speed_of_light = 299792458.0 * u.time_s / u.length_m;
+      edited = true;
+    }
     help_marker(
         "Adds the first post-Newtonian correction of the most massive body's gravity: Mercury's "
         "perihelion then advances by the observed extra 43 arc seconds per century");
@@ -375,7 +392,7 @@ void physics_section(Viewer& v) {
 
   // speed: simulated time per real second; steps per frame follow from it and dt
   if (v.threaded()) {
-    double lo = v.params.dt * 0.5, hi = std::max(v.params.dt * 1e5, lo * 10);
+    double lo = ph.dt * 0.5, hi = std::max(ph.dt * 1e5, lo * 10);
     double speed = std::clamp(v.speed, lo, hi);
     std::string fmt = format_speed(speed, u);
     if (ImGui::SliderScalar("speed", ImGuiDataType_Double, &speed, &lo, &hi, fmt.c_str(),
@@ -385,7 +402,7 @@ void physics_section(Viewer& v) {
         "Simulated time per real second. dt stays as set; the number of steps per second "
         "follows from the speed.");
     ImGui::Checkbox("as fast as the kernel goes", &v.max_speed);
-    double sps = steps_per_second(v.speed, v.params.dt);
+    double sps = steps_per_second(v.speed, ph.dt);
     double fps = v.fps();
     if (!v.max_speed)
       ImGui::Text("%.4g steps/s = %.3g steps per frame", sps, fps > 0 ? sps / fps : 0.0);
@@ -397,22 +414,30 @@ void physics_section(Viewer& v) {
         wrapped("reached: " + reached);
     }
   } else {
-    ImGui::SliderInt("steps per frame", &v.params.steps_per_frame, 1, 64);
+    ImGui::SliderInt("steps per frame", &v.steps_per_frame, 1, 64);
   }
 
   // short labels beside the fields ("N-body" for G = 1 units, whose names are T and L)
   const bool nbody_units = u.name == "henon";
   std::string dt_label = "dt [" + (nbody_units ? std::string("N-body") : time_label(u)) + "]";
-  double dt = v.params.dt;
-  if (ImGui::InputDouble(dt_label.c_str(), &dt, 0, 0, "%.4g") && dt > 0 && std::isfinite(dt))
-    v.params.dt = dt;
+  double dt = ph.dt;
+  if (ImGui::InputDouble(dt_label.c_str(), &dt, 0, 0, "%.4g") && dt > 0 && std::isfinite(dt)) {
+    ph.dt = dt;
+    edited = true;
+  }
   std::string eps_label =
       "softening [" + (nbody_units ? std::string("N-body") : length_label(u)) + "]";
-  double eps = v.params.softening;
-  if (ImGui::InputDouble(eps_label.c_str(), &eps, 0, 0, "%.4g") && eps >= 0 && std::isfinite(eps))
-    v.params.softening = eps;
-  double G = v.params.G;
-  if (ImGui::InputDouble("G", &G, 0, 0, "%.6g") && G > 0 && std::isfinite(G)) v.params.G = G;
+  double eps = ph.softening;
+  if (ImGui::InputDouble(eps_label.c_str(), &eps, 0, 0, "%.4g") && eps >= 0 && std::isfinite(eps)) {
+    ph.softening = eps;
+    edited = true;
+  }
+  double G = ph.G;
+  if (ImGui::InputDouble("G", &G, 0, 0, "%.6g") && G > 0 && std::isfinite(G)) {
+    ph.G = G;
+    edited = true;
+  }
+  if (edited) v.set_physics(ph);
   bool paused = v.paused;
   if (ImGui::Checkbox("pause (Space)", &paused)) v.paused = paused;
   ImGui::SameLine();
@@ -542,7 +567,7 @@ void display_section(Viewer& v) {
   if (!v.trails_possible()) help_marker("trails are for small scenes (N <= 2048)");
   if (v.trails_enabled && v.trails_possible()) {
     const UnitSystem& u = scene.units;
-    double lo = v.params.dt * 50, hi = v.params.dt * Viewer::kTrailLength * 200;
+    double lo = v.physics().dt * 50, hi = v.physics().dt * Viewer::kTrailLength * 200;
     double span = std::clamp(v.trail_span, lo, hi);
     std::string fmt = "trail " + format_span(span, u);
     if (ImGui::SliderScalar("##trail", ImGuiDataType_Double, &span, &lo, &hi, fmt.c_str(),

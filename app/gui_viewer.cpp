@@ -63,8 +63,9 @@ bool software_gl() {
 
 }  // namespace
 
-Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threaded)
-    : params(p),
+Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threaded,
+               const PhysicsOverride& override)
+    : steps_per_frame(std::max(1, p.steps_per_frame)),
       particles_(std::make_unique<render::ParticleRenderer>()),
       trails_(std::make_unique<render::Trails>()),
       boxes_(std::make_unique<render::CellBoxes>()),
@@ -76,7 +77,7 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threade
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
   timer_valid_ = bits > 0 && !software_gl();
   preset_name = scene.name;
-  runner_ = std::make_unique<SimRunner>(std::move(scene), p, threaded);
+  runner_ = std::make_unique<SimRunner>(std::move(scene), p, threaded, override);
   SimUpdate u = runner_->take(state_);
   adopt_state(u);
   runner_->set_controls(controls());
@@ -88,6 +89,24 @@ Viewer::~Viewer() {
   runner_.reset();
   interop_speed_.reset();
   interop_pos_.reset();
+}
+
+PhysicsParams Viewer::physics() const {
+  return shown_physics_ ? *shown_physics_ : state_.params.physics();
+}
+
+void Viewer::set_physics(const PhysicsParams& p) {
+  shown_physics_ = p;
+  pending.physics = p;
+}
+
+KernelChoice Viewer::kernel_choice() const {
+  return shown_choice_ ? *shown_choice_ : state_.params.choice();
+}
+
+void Viewer::set_kernel_choice(const KernelChoice& c) {
+  shown_choice_ = c;
+  pending.kernel = c;
 }
 
 double Viewer::fps() const {
@@ -104,14 +123,14 @@ double Viewer::interactions_per_s() const {
 }
 
 int Viewer::trail_every() const {
-  double dt = params.dt > 0 ? params.dt : state_.params.dt;
+  const double dt = physics().dt;
   if (!(trail_span > 0) || !(dt > 0)) return 1;
   return std::max(1, static_cast<int>(std::lround(trail_span / (kTrailLength * dt))));
 }
 
 SimControls Viewer::controls() const {
   SimControls c;
-  c.params = params;
+  c.steps_per_frame = steps_per_frame;
   c.paused = paused;
   c.speed = speed;
   c.max_speed = max_speed;
@@ -126,7 +145,6 @@ SimControls Viewer::controls() const {
   c.tree_depth = tree_depth;
   c.debug_step_delay_ms = debug_step_delay_ms;
   c.device_output_ok = path_ == DataPath::Interop;
-  c.reset_serial = seen_reset_;
   return c;
 }
 
@@ -135,15 +153,11 @@ SimControls Viewer::controls() const {
 void Viewer::send_requests() {
   PendingRequest r = pending;
   pending = {};
-  SimParams base = params;
-  base.kernel = state_.kernel;
-  base.precision = state_.precision;
   if (r.make_preset) {
     SimRequest q;
     q.kind = SimRequest::Kind::Scene;
     q.what = "scene " + preset_name;
     q.make = [name = preset_name, sp = preset_params] { return make_scene(name, sp); };
-    q.params = base;
     runner_->request(std::move(q));
   }
   if (r.load_file) {
@@ -151,27 +165,34 @@ void Viewer::send_requests() {
     q.kind = SimRequest::Kind::Scene;
     q.what = "load " + load_path;
     q.make = [path = load_path, lo = load_options] { return io::load(path, lo); };
-    q.params = base;
     runner_->request(std::move(q));
   }
-  if (r.switch_kernel) {
+  if (r.kernel) {
     SimRequest q;
     q.kind = SimRequest::Kind::SwitchKernel;
-    q.params = params;
+    q.choice = *r.kernel;
+    ++kernel_sent_;
     runner_->request(std::move(q));
   }
-  if (r.reset) runner_->request({SimRequest::Kind::Reset, {}, {}, {}, {}});
-  if (r.single_step) runner_->request({SimRequest::Kind::SingleStep, {}, {}, {}, {}});
+  if (r.physics) {
+    SimRequest q;
+    q.kind = SimRequest::Kind::SetPhysics;
+    q.physics = *r.physics;
+    ++physics_sent_;
+    runner_->request(std::move(q));
+  }
+  if (r.reset) runner_->request(SimRequest{.kind = SimRequest::Kind::Reset});
+  if (r.single_step) runner_->request(SimRequest{.kind = SimRequest::Kind::SingleStep});
   if (r.compare) {
     SimRequest q;
     q.kind = SimRequest::Kind::Compare;
     q.entries = compare_set;
     runner_->request(std::move(q));
   }
-  if (r.fit_map) runner_->request({SimRequest::Kind::FitMap, {}, {}, {}, {}});
+  if (r.fit_map) runner_->request(SimRequest{.kind = SimRequest::Kind::FitMap});
   // unpausing after a health pause tells the simulation to go on
   if (r.resume || (!paused && state_.health_paused))
-    runner_->request({SimRequest::Kind::Resume, {}, {}, {}, {}});
+    runner_->request(SimRequest{.kind = SimRequest::Kind::Resume});
   if (r.reset_view) camera_.reset();
   if (r.fit_view) {
     std::vector<float> pos = xyzm_;
@@ -194,10 +215,10 @@ void Viewer::send_requests() {
 void Viewer::adopt_state(const SimUpdate& u) {
   if (state_.scene_serial != seen_scene_) on_new_scene();
   if (state_.reset_serial != seen_reset_) on_reset();
-  // the simulation owns the kernel: the panel shows what runs
-  params.kernel = state_.kernel;
-  params.precision = state_.precision;
-  params.gpus = state_.params.gpus;
+  // the simulation owns the physics and the kernel: the panel shows what runs once the
+  // simulation has handled every request this viewer sent
+  if (state_.physics_requests >= physics_sent_ && !pending.physics) shown_physics_.reset();
+  if (state_.kernel_requests >= kernel_sent_ && !pending.kernel) shown_choice_.reset();
   if (state_.error_serial != seen_error_) {
     seen_error_ = state_.error_serial;
     error_ = state_.error;
@@ -347,17 +368,13 @@ void Viewer::on_new_scene() {
   labels = named;
   // speed: the scene's, or one step per frame at 60 frames/s
   speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
-  params.steps_per_frame = std::max(1, params.steps_per_frame);
+  steps_per_frame = std::max(1, steps_per_frame);
   map.params.plane = map.params.plane;
   seen_map_ = -1;
 }
 
 void Viewer::on_reset() {
   seen_reset_ = state_.reset_serial;
-  // the applied parameters are the scene's (a new scene or Reset restores dt, G, ε)
-  params.dt = state_.params.dt;
-  params.softening = state_.params.softening;
-  params.G = state_.params.G;
   // statistics start over
   frame_ms_.clear();
   sim_ms_.clear();

@@ -53,9 +53,12 @@ struct StructureHistory {
 /// Structural changes asked for by widgets and keys; turned into requests at one point in
 /// frame().
 struct PendingRequest {
-  bool make_preset = false;    ///< rebuild the scene from preset_name / preset_params
-  bool load_file = false;      ///< load load_path with load_options
-  bool switch_kernel = false;  ///< switch to params.kernel / params.precision / tunables
+  bool make_preset = false;  ///< rebuild the scene from preset_name / preset_params
+  bool load_file = false;    ///< load load_path with load_options
+  /// the kernel, precision, GPUs and tunables to switch to (the payload of SwitchKernel)
+  std::optional<KernelChoice> kernel;
+  /// dt, ε, G, integrator and 1PN to apply (the payload of SetPhysics)
+  std::optional<PhysicsParams> physics;
   bool reset = false;
   bool single_step = false;
   bool fit_view = false;
@@ -98,7 +101,9 @@ class Viewer {
  public:
   /// Starts on `scene` with `params`; `allow_interop` false forces host uploads; `threaded`
   /// runs the simulation on its own thread.
-  Viewer(Scene scene, const SimParams& params, bool allow_interop = true, bool threaded = false);
+  /// The scene's dt, ε and G apply, replaced by those `override` gives (the command line's).
+  Viewer(Scene scene, const SimParams& params, bool allow_interop = true, bool threaded = false,
+         const PhysicsOverride& override = {});
   ~Viewer();
   Viewer(const Viewer&) = delete;
   Viewer& operator=(const Viewer&) = delete;
@@ -107,8 +112,22 @@ class Viewer {
   /// (inline), and draws into the framebuffer bound now, of size width×height.
   void frame(int width, int height);
 
+  // the physics and the kernel are the simulation's: the panel asks for changes and shows
+  // what it asked for until the simulation has handled it
+  /// The applied parameters (the newest state's).
+  const SimParams& params() const { return state_.params; }
+  /// dt, ε, G, integrator and 1PN as the panel shows them.
+  PhysicsParams physics() const;
+  /// Asks the simulation for new physics (applied between steps; refused with a message when
+  /// invalid).
+  void set_physics(const PhysicsParams& p);
+  /// The kernel, precision, GPUs and tunables as the panel shows them.
+  KernelChoice kernel_choice() const;
+  /// Asks the simulation to switch kernel (or to take new tunables).
+  void set_kernel_choice(const KernelChoice& c);
+
   // settings the panel edits
-  SimParams params;  ///< dt, ε, G and tunables (live); kernel/precision via pending.switch_kernel
+  int steps_per_frame = 1;  ///< steps per frame when the simulation runs inline
   render::ParticleStyle style;
   render::ToneMapping tone;
   MapSettings map;
@@ -239,6 +258,9 @@ class Viewer {
 
   SimState state_;
   long long seen_scene_ = 0, seen_reset_ = 0, seen_error_ = 0, seen_message_ = 0;
+  std::optional<PhysicsParams> shown_physics_;  // asked for, not yet handled
+  std::optional<KernelChoice> shown_choice_;
+  long long physics_sent_ = 0, kernel_sent_ = 0;  // requests sent (see SimState)
   long long seen_map_ = -1;
   std::vector<float> xyzm_, speed_;  // host copy (host path)
   bool positions_new_ = false;

@@ -359,10 +359,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   imgui.gl = ImGui_ImplOpenGL3_Init("#version 450");
 
   // the simulation gets its own thread; the viewer and every GL call stay here
-  Viewer viewer(launch.scene, launch.params, !opt.no_interop, true);
-  viewer.params.dt = launch.params.dt;
-  viewer.params.softening = launch.params.softening;
-  viewer.params.G = launch.params.G;
+  // the command line's dt, softening and G replace the scene's
+  Viewer viewer(launch.scene, launch.params, !opt.no_interop, true, launch.override);
   if (launch_options.steps_per_frame > 1)
     viewer.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
   viewer.debug_step_delay_ms = opt.debug_step_delay_ms;
@@ -657,6 +655,12 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["sim_step_ms_median"] = median_of(viewer.all_step_ms());
     j["sim_time"] = st.time;
     j["sim_time_unit"] = viewer.scene().units.time;
+    // the applied physics (the simulation's: the command line's --dt/--softening/--G, the
+    // scene's or the panel's last accepted change)
+    j["dt"] = st.params.dt;
+    j["softening"] = st.params.softening;
+    j["G"] = st.params.G;
+    j["integrator"] = integrator_name(st.params.integrator);
     j["kernel"] = st.kernel;
     j["precision"] = precision_name(st.precision);
     j["n"] = st.n;

@@ -55,12 +55,8 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
                            : "");
   render::OffscreenTarget target(opt.width, opt.height);
   target.bind();
-  Viewer viewer(launch.scene, launch.params, opt.interop);
-  // command-line dt/eps/G win over the scene's
-  viewer.params.dt = launch.params.dt;
-  viewer.params.softening = launch.params.softening;
-  viewer.params.G = launch.params.G;
-  viewer.params.steps_per_frame = launch.params.steps_per_frame;
+  // the command line's dt, softening and G replace the scene's
+  Viewer viewer(launch.scene, launch.params, opt.interop, false, launch.override);
   viewer.map.enabled = opt.map;
   if (opt.tree_cells >= 0) {
     viewer.tree_boxes = true;
@@ -75,15 +71,15 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   if (opt.trails >= 0) viewer.trails_enabled = opt.trails == 1 && viewer.trails_possible();
   std::size_t n = viewer.size();
   std::printf("scene %s, N = %zu, kernel %s (%s), %s\n", viewer.scene().name.c_str(), n,
-              viewer.params.kernel.c_str(), precision_name(viewer.params.precision),
+              viewer.params().kernel.c_str(), precision_name(viewer.params().precision),
               cuda_device_summary().c_str());
 
   // the starting energy on another thread (O(N^2)): the first frame does not wait for it
   bool energy = opt.energy && n <= 262144;
   std::future<Diagnostics> d0_future;
   if (energy)
-    d0_future = std::async(std::launch::async, [bodies = launch.scene.bodies, G = viewer.params.G,
-                                                eps = viewer.params.softening] {
+    d0_future = std::async(std::launch::async, [bodies = launch.scene.bodies, G = viewer.params().G,
+                                                eps = viewer.params().softening] {
       return compute_diagnostics(bodies, G, eps);
     });
 
@@ -124,9 +120,9 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   j["gpu"] = cuda_device_summary();
   j["scene"] = viewer.scene().name;
   j["n"] = n;
-  j["kernel"] = viewer.params.kernel;
-  j["precision"] = precision_name(viewer.params.precision);
-  j["steps_per_frame"] = viewer.params.steps_per_frame;
+  j["kernel"] = viewer.params().kernel;
+  j["precision"] = precision_name(viewer.params().precision);
+  j["steps_per_frame"] = viewer.steps_per_frame;
   j["frames"] = opt.frames;
   j["size"] = {opt.width, opt.height};
   j["data_path"] = data_path_name(viewer.data_path());
@@ -136,7 +132,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   double fm = median(frame_ms), sm = median(sim_ms);
   j["median_ms"] = {{"frame", fm},
                     {"sim_per_step", sm},
-                    {"sim_per_frame", sm * viewer.params.steps_per_frame},
+                    {"sim_per_frame", sm * viewer.steps_per_frame},
                     {"interop", median(interop_ms)},
                     {"render", median(render_ms)}};
   j["fps"] = fm > 0 ? 1000.0 / fm : 0.0;
@@ -160,7 +156,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   if (energy) {
     const Diagnostics d0 = d0_future.get();
     Diagnostics d1 =
-        compute_diagnostics(viewer.bodies_inline(), viewer.params.G, viewer.params.softening);
+        compute_diagnostics(viewer.bodies_inline(), viewer.params().G, viewer.params().softening);
     j["energy"] = {{"initial", d0.total},
                    {"final", d1.total},
                    {"relative_drift", relative_energy_drift(d0.total, d1.total)}};
@@ -197,7 +193,8 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   // one line; the whole summary is in summary.json
   std::printf(
       "rendered %d frames (%zu PNG) of %s, N = %zu, %s: %.3g ms/frame, %.3g ms/step%s -> %s\n",
-      opt.frames, pngs.size(), viewer.scene().name.c_str(), n, viewer.params.kernel.c_str(), fm, sm,
+      opt.frames, pngs.size(), viewer.scene().name.c_str(), n, viewer.params().kernel.c_str(), fm,
+      sm,
       energy ? (", dE/E0 " + std::to_string(j["energy"]["relative_drift"].get<double>())).c_str()
              : "",
       summary.c_str());

@@ -331,7 +331,7 @@ std::string default_kernel() {
   return "cpu-symmetric";
 }
 
-KernelChoice choose_kernel(const Scene& scene, bool gpu) {
+KernelPick choose_kernel(const Scene& scene, bool gpu) {
   const std::string direct = gpu ? "tiled2d" : "cpu-symmetric";
   const std::string tree = gpu ? "barnes-hut" : "cpu-barnes-hut";
   const std::size_t n = scene.bodies.size(), from = gpu ? kGpuTreeFromN : kCpuTreeFromN;
@@ -424,7 +424,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   }
   // no kernel named: the fastest one accurate enough for this scene (same side, GPU or CPU)
   if (o.kernel.empty()) {
-    const KernelChoice c = choose_kernel(l.scene, k.gpu);
+    const KernelPick c = choose_kernel(l.scene, k.gpu);
     p.kernel = c.kernel;
     l.kernel_reason = c.reason;
   }
@@ -453,6 +453,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
            l.scene.name, "' the heaviest body holds only ", 100 * heaviest / total,
            "% of the mass");
   }
+  l.override = {o.dt, o.softening, o.G};
   p.dt = o.dt.value_or(l.scene.dt);
   p.softening = o.softening.value_or(l.scene.softening);
   p.G = o.G.value_or(l.scene.units.G);

@@ -65,6 +65,8 @@ void apply_tunables(const std::map<std::string, std::string>& given, const Kerne
 struct Launch {
   Scene scene;
   SimParams params;
+  /// The command line's --dt, --softening and --G: they replace the scene's when it starts.
+  PhysicsOverride override;
   std::string kernel_reason;  ///< why this kernel, when none was named (shown in the panel)
   std::optional<io::RunRecord> loaded_run;  ///< the run a loaded file records (to continue it)
 };
@@ -117,14 +119,14 @@ int parse_gpus(const std::string& text);
 std::string default_kernel();
 
 /// The kernel a scene starts with when none is named, and why.
-struct KernelChoice {
+struct KernelPick {
   std::string kernel;
   std::string reason;
 };
 /// The fastest kernel accurate enough for `scene` (GPU kernels when `gpu`): the direct sum for
 /// planetary scenes (solar units or trails: a few massive bodies, exact forces wanted) and below
 /// the crossover N measured by `nbody bench` (docs/PERFORMANCE.md), Barnes-Hut above it.
-KernelChoice choose_kernel(const Scene& scene, bool gpu);
+KernelPick choose_kernel(const Scene& scene, bool gpu);
 /// The crossovers: Barnes-Hut is faster than the direct sum from this N on.
 constexpr std::size_t kGpuTreeFromN = 49152;  ///< H200: tiled2d faster at 32,768, BH at 65,536
 constexpr std::size_t kCpuTreeFromN = 512;    ///< 2 cores: cpu-barnes-hut faster from 256 on

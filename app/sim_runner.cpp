@@ -124,8 +124,11 @@ void SimRunner::fit_map_bounds(const Bodies& b, ActivityMapParams& p) {
   p.v_max = cv + h;
 }
 
-SimRunner::SimRunner(Scene scene, const SimParams& params, bool threaded) : threaded_(threaded) {
-  start_scene(std::move(scene), params, "");
+SimRunner::SimRunner(Scene scene, const SimParams& params, bool threaded,
+                     const PhysicsOverride& override)
+    : threaded_(threaded) {
+  active_ = params;
+  start_scene(std::move(scene), override, "");
   if (!last_error_.empty()) throw Error(last_error_);
   std::unique_lock lk(mutex_);
   fill_back(controls_, true);
@@ -219,7 +222,7 @@ void SimRunner::run_frame() {
     step_compare();
     fill_back(c, false);
   } else if (run) {
-    long long k = single && (c.paused || health_paused_) ? 1 : c.params.steps_per_frame;
+    long long k = single && (c.paused || health_paused_) ? 1 : std::max(1, c.steps_per_frame);
     if (single) --single_steps_;
     run_batch(c, std::max(1LL, k));
   } else {
@@ -304,7 +307,7 @@ void SimRunner::apply(const SimRequest& r) {
     case SimRequest::Kind::Scene: {
       try {
         Scene s = r.make();
-        start_scene(std::move(s), r.params, r.what);
+        start_scene(std::move(s), r.override, r.what);
       } catch (const std::exception& e) {
         set_error(r.what + " failed, old scene kept: " + e.what());
       }
@@ -315,9 +318,9 @@ void SimRunner::apply(const SimRequest& r) {
       diag_future_ = {};
       forget_structure();
       sim_->reset();
-      active_.dt = scene_->dt;
-      active_.softening = scene_->softening;
-      active_.G = scene_->units.G;
+      active_.dt = start_physics_.dt;
+      active_.softening = start_physics_.softening;
+      active_.G = start_physics_.G;
       ++reset_serial_;
       have_e0_ = false;
       diag_.reset();
@@ -328,18 +331,25 @@ void SimRunner::apply(const SimRequest& r) {
       positions_dirty_ = true;
       reset_pacing();
       std::ostringstream os;
-      os << "reset to t = 0; dt, G and softening restored to the scene's (dt = " << scene_->dt
-         << " " << scene_->units.time << ", G = " << scene_->units.G
-         << ", eps = " << scene_->softening << " " << scene_->units.length << ")";
+      os << "reset to t = 0; dt, G and softening restored to the start's (dt = "
+         << start_physics_.dt << " " << scene_->units.time << ", G = " << start_physics_.G
+         << ", eps = " << start_physics_.softening << " " << scene_->units.length << ")";
       set_message(os.str());
       break;
     }
     case SimRequest::Kind::SwitchKernel: {
-      SimParams p = r.params;
-      p.dt = active_.dt;
-      p.softening = active_.softening;
-      p.G = active_.G;
+      ++kernel_requests_;
+      SimParams p = active_;
+      p.choice() = r.choice;
+      const bool same =
+          p.kernel == active_.kernel && p.precision == active_.precision && p.gpus == active_.gpus;
       try {
+        if (same) {
+          // new tunables only: the backend reads them at its next step
+          validate_kernel_params(p);
+          active_ = p;
+          break;
+        }
         sim_->set_backend(p);
         active_ = p;
         forget_kernel_views();
@@ -347,7 +357,18 @@ void SimRunner::apply(const SimRequest& r) {
         reset_pacing();
         set_message("kernel " + p.kernel + " (" + precision_name(p.precision) + ")");
       } catch (const std::exception& e) {
-        set_error(std::string("kernel switch failed, ") + active_.kernel + " kept: " + e.what());
+        set_error(std::string(same ? "tunables refused, " : "kernel switch failed, ") +
+                  active_.kernel + " kept: " + e.what());
+      }
+      break;
+    }
+    case SimRequest::Kind::SetPhysics: {
+      ++physics_requests_;
+      try {
+        validate(r.physics);
+        active_.physics() = r.physics;
+      } catch (const std::exception& e) {
+        set_error(std::string("physics refused, kept as it was: ") + e.what());
       }
       break;
     }
@@ -374,11 +395,20 @@ void SimRunner::apply(const SimRequest& r) {
   }
 }
 
-void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string& what) {
-  SimParams p = p0;
+void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const std::string& what) {
+  // the scene's dt, ε and G (or the command line's); the kernel, integrator and 1PN go on
+  SimParams p = active_;
   p.dt = scene.dt;
   p.softening = scene.softening;
   p.G = scene.units.G;
+  override.apply(p.physics());
+  const UnitSystem& u = scene.units;
+  p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;
+  std::string note;
+  if (p.post_newtonian && !u.physical()) {
+    p.post_newtonian = false;
+    note = " (1PN off: these units have no speed of light)";
+  }
   auto scene_ptr = std::make_shared<Scene>(std::move(scene));
   std::unique_ptr<Simulation> sim;
   try {
@@ -396,6 +426,7 @@ void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string&
   scene_ = std::move(scene_ptr);
   shows_structure_ = shows_structure(*scene_);
   active_ = p;
+  start_physics_ = p.physics();
   forget_kernel_views();
   ++scene_serial_;
   ++reset_serial_;
@@ -413,22 +444,13 @@ void SimRunner::start_scene(Scene scene, const SimParams& p0, const std::string&
   compare_.reset();
   reset_pacing();
   if (!what.empty())
-    set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel);
+    set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel + note);
   last_error_.clear();
 }
 
 SimParams SimRunner::active_params(const SimControls& c) const {
-  // edits of dt, G, ε and tunables apply live; kernel, precision and GPUs only by request
-  SimParams p = c.params;
-  p.kernel = active_.kernel;
-  p.precision = active_.precision;
-  p.gpus = active_.gpus;
-  // until the UI has seen the latest new scene or reset, the scene's dt, G and ε apply
-  if (c.reset_serial != reset_serial_ || !(p.dt > 0)) {
-    p.dt = active_.dt;
-    p.softening = active_.softening;
-    p.G = active_.G;
-  }
+  SimParams p = active_;
+  p.steps_per_frame = std::max(1, c.steps_per_frame);
   return p;
 }
 
@@ -758,6 +780,8 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   s.precision = active_.precision;
   s.kernel_gpu = k.gpu;
   s.params = active_params(c);
+  s.physics_requests = physics_requests_;
+  s.kernel_requests = kernel_requests_;
   s.time = sim_->time();
   s.steps = sim_->steps_done();
   // the work the kernel counted in its last step (a tree kernel does fewer than N²)

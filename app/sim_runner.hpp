@@ -44,7 +44,7 @@ struct StructureSample {
 
 /// Settings the UI pushes every frame (continuous values; no structural change).
 struct SimControls {
-  SimParams params;  ///< dt, softening, G, tunables; kernel and precision go by SwitchKernel
+  int steps_per_frame = 1;  ///< steps of an inline batch (the headless renderer, tests)
   bool paused = false;
   double speed = 0;        ///< simulated time per real second (threaded runs)
   bool max_speed = false;  ///< as many steps as the kernel manages (threaded runs)
@@ -59,16 +59,21 @@ struct SimControls {
   int tree_depth = 4;              ///< deepest level of cells published
   double debug_step_delay_ms = 0;  ///< sleeps this long per batch (tests of a slow step)
   bool device_output_ok = false;   ///< the UI can map its buffers (device staging path allowed)
-  long long reset_serial = 0;      ///< SimState::reset_serial the UI has adopted params from
 };
 
 /// A structural change queued by the UI and applied by the simulation thread between steps.
+/// Each kind carries its own payload; the simulation owns the physics (dt, ε, G, integrator,
+/// 1PN) and the kernel choice, and changes them only by request.
 struct SimRequest {
-  enum class Kind { Scene, Reset, SwitchKernel, SingleStep, Compare, Resume, FitMap };
+  enum class Kind { Scene, Reset, SwitchKernel, SetPhysics, SingleStep, Compare, Resume, FitMap };
   Kind kind = Kind::Reset;
   std::function<Scene()> make;  ///< Scene: builds the scene (on the simulation thread)
   std::string what;             ///< Scene: "scene plummer", "file a.csv" (messages)
-  SimParams params;             ///< Scene, SwitchKernel: kernel, precision and tunables to use
+  /// Scene: the values that replace the scene's dt, ε and G (the command line's, for the first
+  /// scene; none for the panel's scenes).
+  PhysicsOverride override;
+  KernelChoice choice;                ///< SwitchKernel: kernel, precision, GPUs and tunables
+  PhysicsParams physics;              ///< SetPhysics: the new physics (validated on arrival)
   std::vector<CompareEntry> entries;  ///< Compare: what to compare (empty: compare_entries())
 };
 
@@ -82,7 +87,10 @@ struct SimState {
   std::string kernel;  ///< the active kernel (Simulation owns it)
   Precision precision = Precision::Float;
   bool kernel_gpu = false;
-  SimParams params;  ///< applied parameters (after a new scene or reset: the scene's dt, G, ε)
+  SimParams params;  ///< the applied physics and kernel choice (the simulation owns them)
+  /// SetPhysics and SwitchKernel requests handled so far (applied or refused): a UI that sent
+  /// k of them shows its own values until the count reaches k.
+  long long physics_requests = 0, kernel_requests = 0;
   double time = 0;
   long long steps = 0;
   double step_ms = 0;       ///< per step of the last batch, the kernel's own timing
@@ -135,9 +143,11 @@ struct SimUpdate {
 
 class SimRunner {
  public:
-  /// Starts on `scene` with `params` (throws nbody::Error when the scene or kernel is bad);
-  /// `threaded` starts the simulation thread.
-  SimRunner(Scene scene, const SimParams& params, bool threaded);
+  /// Starts on `scene` with the kernel choice, integrator and 1PN of `params` and the scene's
+  /// dt, ε and G, replaced by those `override` gives (throws nbody::Error when the scene or
+  /// kernel is bad); `threaded` starts the simulation thread.
+  SimRunner(Scene scene, const SimParams& params, bool threaded,
+            const PhysicsOverride& override = {});
   /// Stops and joins the thread.
   ~SimRunner();
   SimRunner(const SimRunner&) = delete;
@@ -173,7 +183,7 @@ class SimRunner {
   void loop();
   void apply_requests(std::unique_lock<std::mutex>& lk);
   void apply(const SimRequest& r);
-  void start_scene(Scene scene, const SimParams& p, const std::string& what);
+  void start_scene(Scene scene, const PhysicsOverride& override, const std::string& what);
   long long plan_batch(const SimControls& c, bool single, double& wait_s);
   void run_batch(const SimControls& c, long long steps);
   void step_compare();
@@ -211,7 +221,10 @@ class SimRunner {
   // simulation-thread state
   std::unique_ptr<Simulation> sim_;
   std::shared_ptr<const Scene> scene_;
-  SimParams active_;  // kernel, precision, tunables and the scene's dt/G/ε after start/reset
+  // the one owner of the physics and the kernel choice (changed by requests only)
+  SimParams active_;
+  PhysicsParams start_physics_;  // of the current scene as started (Reset restores it)
+  long long physics_requests_ = 0, kernel_requests_ = 0;
   SimState back_;
   std::vector<float> trail_local_;
   int trail_local_samples_ = 0, trail_phase_ = 0;

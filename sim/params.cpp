@@ -30,17 +30,21 @@ int force_evaluations(Integrator i) {
   return find_integrator(i).force_evaluations;
 }
 
-void validate(const SimParams& p) {
+void validate(const PhysicsParams& p) {
   if (!std::isfinite(p.dt) || !(p.dt > 0)) fail("dt must be > 0 (got ", p.dt, ")");
   if (!std::isfinite(p.softening) || p.softening < 0)
     fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
   if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
-  if (p.gpus < 0) fail("gpus must be >= 0 (0 = all; got ", p.gpus, ")");
-  if (p.steps_per_frame < 1) fail("steps per frame must be >= 1 (got ", p.steps_per_frame, ")");
   (void)find_integrator(p.integrator);  // throws for a value with no row
   if (p.post_newtonian && (!std::isfinite(p.speed_of_light) || !(p.speed_of_light > 0)))
     fail("post-Newtonian correction needs the speed of light > 0 in the scene's units (got ",
          p.speed_of_light, "); the solar units have it");
+}
+
+void validate(const SimParams& p) {
+  validate(p.physics());
+  if (p.gpus < 0) fail("gpus must be >= 0 (0 = all; got ", p.gpus, ")");
+  if (p.steps_per_frame < 1) fail("steps per frame must be >= 1 (got ", p.steps_per_frame, ")");
 }
 
 }  // namespace nbody

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace nbody {
@@ -24,29 +25,59 @@ Integrator parse_integrator(const std::string& s, const std::string& what = "int
 /// Force evaluations per step of `i` (for equal-cost comparisons).
 int force_evaluations(Integrator i);
 
-struct SimParams {
-  double dt = 1e-3;                   ///< time step, in the scene's time unit (> 0)
-  double softening = 0.05;            ///< Plummer softening length ε (>= 0); ε² is added to r²
-  double G = 1.0;                     ///< gravitational constant in the scene's units (> 0)
-  std::string kernel = "cpu-openmp";  ///< name from the kernel table
-  Precision precision = Precision::Float;
-  int steps_per_frame = 1;  ///< leapfrog steps per rendered frame (>= 1)
-  /// GPUs a GPU kernel runs on (0 = every device; >= 0): the bodies are split into one slice per
-  /// GPU and the updated positions exchanged with NCCL each step. CPU kernels ignore it.
-  int gpus = 1;
+/// The physics of a run, with one owner (the simulation; the panel asks for changes): what a
+/// step integrates and with which forces' constants. Live: any of it may change between steps.
+struct PhysicsParams {
+  double dt = 1e-3;         ///< time step, in the scene's time unit (> 0)
+  double softening = 0.05;  ///< Plummer softening length ε (>= 0); ε² is added to r²
+  double G = 1.0;           ///< gravitational constant in the scene's units (> 0)
   Integrator integrator = Integrator::Leapfrog;
   /// 1PN correction of the gravity of the most massive body (the Sun), in the test-particle
   /// (Schwarzschild, harmonic gauge) form REBOUNDx calls "gr"; needs speed_of_light > 0.
   bool post_newtonian = false;
   /// c in the scene's units (AU/day for the solar units: 173.1446...); used by post_newtonian.
   double speed_of_light = 0;
+};
 
+/// Which kernel computes the forces: a structural choice (changing it makes a new backend),
+/// asked for by request, never edited live.
+struct KernelChoice {
+  std::string kernel = "cpu-openmp";  ///< name from the kernel table
+  Precision precision = Precision::Float;
+  /// GPUs a GPU kernel runs on (0 = every device; >= 0): the bodies are split into one slice per
+  /// GPU and the updated positions exchanged with NCCL each step. CPU kernels ignore it.
+  int gpus = 1;
   /// Kernel tunables by key ("block_size", "theta", ...): which keys a kernel reads, their
   /// ranges and defaults are in its KernelInfo row; an absent key takes the row's default.
   /// A Choice tunable stores the index of its choice.
   std::map<std::string, double> tunables;
 };
 
+/// Values given on the command line that a new scene takes instead of its own (a scene
+/// request carries one; the panel's scene requests carry none).
+struct PhysicsOverride {
+  std::optional<double> dt, softening, G;
+  /// p with the given values in place of the scene's.
+  void apply(PhysicsParams& p) const {
+    if (dt) p.dt = *dt;
+    if (softening) p.softening = *softening;
+    if (G) p.G = *G;
+  }
+};
+
+/// Everything a backend's step() reads: the physics, the kernel choice, and the steps of a batch.
+struct SimParams : PhysicsParams, KernelChoice {
+  int steps_per_frame = 1;  ///< leapfrog steps per rendered frame (>= 1)
+
+  PhysicsParams& physics() { return *this; }
+  const PhysicsParams& physics() const { return *this; }
+  KernelChoice& choice() { return *this; }
+  const KernelChoice& choice() const { return *this; }
+};
+
+/// Checks dt, ε, G, the integrator and the 1PN term; throws nbody::Error naming the parameter
+/// and the bad value.
+void validate(const PhysicsParams& p);
 /// Checks every field; throws nbody::Error naming the parameter and the bad value
 /// ("dt must be > 0 (got -1)"). Does not check the kernel name (see make_backend()).
 void validate(const SimParams& p);

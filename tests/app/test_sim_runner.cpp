@@ -38,7 +38,6 @@ TEST(SimRunner, AccuracyAndTreeCellsOfABarnesHutRun) {
   p.G = scene.units.G;
   SimRunner r(scene, p, false);
   SimControls c;
-  c.params = p;
   c.health = false;
   c.accuracy = true;
   c.tree_boxes = true;
@@ -60,10 +59,8 @@ TEST(SimRunner, AccuracyAndTreeCellsOfABarnesHutRun) {
   // another kernel: the tree and the old report are gone; the new report is the new kernel's
   SimRequest req;
   req.kind = SimRequest::Kind::SwitchKernel;
-  req.params = params_for_kernel(p, "cpu-openmp");
+  req.choice = params_for_kernel(p, "cpu-openmp").choice();
   r.request(req);
-  c.params = req.params;
-  r.set_controls(c);
   r.run_frame();
   r.take(st);
   EXPECT_EQ(st.kernel, "cpu-openmp");
@@ -89,7 +86,6 @@ TEST(SimRunner, StructureOfTheGalaxiesWithTheHealthChecks) {
   p.G = scene.units.G;
   SimRunner r(scene, p, false);
   SimControls c;
-  c.params = p;
   c.health = true;
   c.accuracy = false;
   r.set_controls(c);
@@ -119,7 +115,7 @@ TEST(SimRunner, StructureOfTheGalaxiesWithTheHealthChecks) {
 
   // reset: the next samples belong to the new run
   const long long before = st.reset_serial;
-  r.request({SimRequest::Kind::Reset, {}, {}, {}, {}});
+  r.request(SimRequest{.kind = SimRequest::Kind::Reset});
   ASSERT_TRUE(run_until(r, st, [&](const SimState& s) {
     return s.reset_serial > before && s.structure && s.structure->reset_serial == s.reset_serial;
   }));
@@ -134,4 +130,77 @@ TEST(SimRunner, StructureOfTheGalaxiesWithTheHealthChecks) {
   }
   EXPECT_FALSE(ps.shows_structure);
   EXPECT_FALSE(ps.structure.has_value());
+}
+
+// issue 18: the simulation owns dt, ε, G, the integrator and 1PN; the UI asks with a request
+// that carries them; an invalid one is refused with a message and changes nothing; the
+// command line's values replace a new scene's; Reset restores the values the scene started with
+TEST(SimRunner, PhysicsHasOneOwnerAndChangesByRequest) {
+  SceneParams sp;
+  sp.n = 300;
+  const Scene scene = make_scene("plummer", sp);
+  SimParams p = params_for_kernel(SimParams{}, "cpu-openmp");
+  PhysicsOverride cli;
+  cli.dt = scene.dt / 4;
+  SimRunner r(scene, p, false, cli);
+  SimControls c;
+  c.health = false;
+  c.accuracy = false;
+  r.set_controls(c);
+  SimState st;
+  r.take(st);
+  EXPECT_DOUBLE_EQ(st.params.dt, scene.dt / 4);            // the command line's
+  EXPECT_DOUBLE_EQ(st.params.softening, scene.softening);  // the scene's
+  EXPECT_EQ(st.physics_requests, 0);
+
+  // a request with its payload
+  SimRequest set;
+  set.kind = SimRequest::Kind::SetPhysics;
+  set.physics = st.params.physics();
+  set.physics.dt = scene.dt / 8;
+  set.physics.integrator = Integrator::Yoshida4;
+  r.request(set);
+  r.run_frame();
+  r.take(st);
+  EXPECT_DOUBLE_EQ(st.params.dt, scene.dt / 8);
+  EXPECT_EQ(st.params.integrator, Integrator::Yoshida4);
+  EXPECT_EQ(st.physics_requests, 1);
+
+  // an invalid one: refused, nothing changes, the error names the parameter
+  set.physics.dt = -1;
+  r.request(set);
+  r.run_frame();
+  r.take(st);
+  EXPECT_DOUBLE_EQ(st.params.dt, scene.dt / 8);
+  EXPECT_EQ(st.physics_requests, 2);
+  EXPECT_NE(st.error.find("dt must be > 0"), std::string::npos) << st.error;
+
+  // tunables alone: no new backend, the value applies
+  SimRequest tune;
+  tune.kind = SimRequest::Kind::SwitchKernel;
+  tune.choice = st.params.choice();
+  tune.choice.tunables["threads"] = 1;
+  r.request(tune);
+  r.run_frame();
+  r.take(st);
+  EXPECT_EQ(st.kernel_requests, 1);
+  EXPECT_EQ(st.params.tunables.at("threads"), 1);
+
+  // Reset: the values the scene started with (the command line's dt)
+  r.request(SimRequest{.kind = SimRequest::Kind::Reset});
+  r.run_frame();
+  r.take(st);
+  EXPECT_DOUBLE_EQ(st.params.dt, scene.dt / 4);
+  EXPECT_EQ(st.params.integrator, Integrator::Yoshida4);  // the integrator is not the scene's
+
+  // a new scene from the panel: its own dt (no override), the integrator kept
+  SimRequest scene_req;
+  scene_req.kind = SimRequest::Kind::Scene;
+  scene_req.what = "scene plummer";
+  scene_req.make = [sp] { return make_scene("plummer", sp); };
+  r.request(scene_req);
+  r.run_frame();
+  r.take(st);
+  EXPECT_DOUBLE_EQ(st.params.dt, scene.dt);
+  EXPECT_EQ(st.params.integrator, Integrator::Yoshida4);
 }

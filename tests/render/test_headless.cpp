@@ -252,8 +252,11 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   EXPECT_EQ(viewer.state().steps, 2);
 
   // a live kernel switch carries the state over
-  viewer.params.kernel = "cpu-symmetric";
-  viewer.pending.switch_kernel = true;
+  {
+    KernelChoice choice = viewer.kernel_choice();
+    choice.kernel = "cpu-symmetric";
+    viewer.set_kernel_choice(choice);
+  }
   viewer.frame(160, 120);
   EXPECT_EQ(viewer.state().kernel, "cpu-symmetric");
   EXPECT_EQ(viewer.state().steps, 3);
@@ -261,8 +264,11 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   // the comparison runs every kernel of this machine's kind and each of its variants on a copy
   // of the bodies, one per turn of the simulation, which waits meanwhile; the running kernel
   // stays the chosen one
-  viewer.params.kernel = "cpu-openmp";
-  viewer.pending.switch_kernel = true;
+  {
+    KernelChoice choice = viewer.kernel_choice();
+    choice.kernel = "cpu-openmp";
+    viewer.set_kernel_choice(choice);
+  }
   viewer.frame(160, 120);
   const long long steps = viewer.state().steps;
   viewer.pending.compare = true;
@@ -282,6 +288,26 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   }
   // the simulation waited (the state the viewer holds may lag its runner by one frame)
   EXPECT_LE(viewer.state().steps, steps + 1);
-  EXPECT_EQ(viewer.params.kernel, "cpu-openmp");
+  EXPECT_EQ(viewer.kernel_choice().kernel, "cpu-openmp");
+  EXPECT_EQ(viewer.params().kernel, "cpu-openmp");
   EXPECT_EQ(viewer.state().kernel, "cpu-openmp");
+
+  // the physics is the simulation's (issue 18): the viewer shows what it asked for until the
+  // simulation has handled the request, then what the simulation applies; a refused value
+  // leaves the applied one and says why
+  PhysicsParams ph = viewer.physics();
+  const double dt0 = ph.dt;
+  ph.dt = 0.5 * dt0;
+  viewer.set_physics(ph);
+  EXPECT_DOUBLE_EQ(viewer.physics().dt, 0.5 * dt0);
+  EXPECT_DOUBLE_EQ(viewer.params().dt, dt0);
+  viewer.frame(160, 120);
+  EXPECT_DOUBLE_EQ(viewer.params().dt, 0.5 * dt0);
+  EXPECT_DOUBLE_EQ(viewer.physics().dt, 0.5 * dt0);
+  ph.G = -1;
+  viewer.set_physics(ph);
+  viewer.frame(160, 120);
+  EXPECT_DOUBLE_EQ(viewer.physics().G, viewer.params().G);
+  EXPECT_GT(viewer.params().G, 0);
+  EXPECT_NE(viewer.error().find("G must be > 0"), std::string::npos) << viewer.error();
 }
