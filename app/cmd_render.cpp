@@ -112,6 +112,8 @@ void register_gui_commands(CLI::App& app) {
   cmd->callback([st, cmd] {
     st->opt.interop = !st->no_interop;
     st->opt.trails = st->trails_on ? 1 : (st->trails_off ? 0 : -1);
+    // a named kernel without a tree: --tree-cells fails before anything is made
+    if (!st->launch.kernel.empty()) check_tree_cells(st->opt.tree_cells, st->launch.kernel);
     // the output directory is checked before the scene is built
     {
       std::error_code ec;
@@ -122,6 +124,7 @@ void register_gui_commands(CLI::App& app) {
              ec ? ec.message() : std::string(std::strerror(errno)), ")");
     }
     Launch l = make_launch(st->launch);
+    check_tree_cells(st->opt.tree_cells, l.params.kernel);
     if (!l.kernel_reason.empty())
       std::printf("kernel %s: %s\n", l.params.kernel.c_str(), l.kernel_reason.c_str());
     // run length: the user's frames, else the scene's duration in frames of the user's steps

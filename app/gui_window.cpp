@@ -208,6 +208,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   // scene when the command line names neither
   StartupChoice startup;
   bool generated = launch_options.load.empty();
+  // a named kernel without a tree: --tree-cells fails before any measurement
+  if (!launch_options.kernel.empty()) check_tree_cells(opt.tree_cells, launch_options.kernel);
   // the galaxies in the window: rigid dark halos unless the command line says otherwise, so
   // every body is a visible star (a live halo is 81 % of the bodies, all hidden, and a small
   // machine would show a few hundred scattered dots)
@@ -232,8 +234,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     } else {
       for (const KernelInfo& k : kernel_table())
         // (naive and pairwise-atomic are lessons: never the fastest, pairwise-atomic refuses
-        // N > 65,536)
-        if (k.gpu == cuda_available() && !k.oracle && !k.lesson) kernels.push_back(k.name);
+        // N > 65,536; with --tree-cells only the tree kernels, whose cells it draws)
+        if (k.gpu == cuda_available() && !k.oracle && !k.lesson && (opt.tree_cells < 0 || k.tree))
+          kernels.push_back(k.name);
     }
     bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
     std::printf("nbody: measuring at start-up...\n");
@@ -265,6 +268,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   }
   // the scene first: bad options fail before a window opens
   Launch launch = make_launch(launch_options);
+  check_tree_cells(opt.tree_cells, launch.params.kernel);
   // no measurement: say which kernel the crossover rule chose and why
   if (!startup.measured && !launch.kernel_reason.empty()) {
     startup.summary = "kernel " + launch.params.kernel + ": " + launch.kernel_reason;

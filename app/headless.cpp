@@ -34,9 +34,6 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   if (opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192)
     fail("--width/--height must be in 16..8192 (got ", opt.width, "x", opt.height, ")");
   if (opt.out_dir.empty()) fail("--out DIR is required");
-  if (opt.tree_cells >= 0 && !find_kernel(launch.params.kernel).tree)
-    fail("--tree-cells draws the cells of a tree kernel's tree; kernel '", launch.params.kernel,
-         "' has none (use --kernel barnes-hut or cpu-barnes-hut)");
   {
     std::error_code ec;
     std::filesystem::create_directories(opt.out_dir, ec);

@@ -18,7 +18,8 @@ struct HeadlessOptions {
   bool energy = true;     ///< energy drift at start and end (O(N²) on the CPU; N <= 262,144)
   bool map = false;       ///< compute the activity map each frame and show its overlay
   bool fit = false;       ///< fit the camera to the bodies
-  int tree_cells = -1;    ///< >= 0: a tree kernel's cells drawn as boxes down to this depth
+  int tree_cells = -1;    ///< >= 0: a tree kernel's cells drawn as boxes to this depth (the
+                          ///< command line checks the kernel: check_tree_cells())
   bool hdr = true;        ///< false: no float frame and no tone curve
   bool glow = false;      ///< glow around bright light (HDR only)
   int trails = -1;        ///< 1 on, 0 off, -1 the scene's default

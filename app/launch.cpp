@@ -331,6 +331,15 @@ std::string default_kernel() {
   return "cpu-symmetric";
 }
 
+void check_tree_cells(int depth, const std::string& kernel) {
+  if (depth < 0 || find_kernel(kernel).tree) return;
+  std::string trees;
+  for (const KernelInfo& k : kernel_table())
+    if (k.tree && (!k.gpu || cuda_available())) trees += (trees.empty() ? "" : " or ") + k.name;
+  fail("--tree-cells draws the cells of a tree kernel's tree; kernel '", kernel,
+       "' has none (use --kernel ", trees, ")");
+}
+
 KernelPick choose_kernel(const Scene& scene, bool gpu) {
   const std::string direct = gpu ? "tiled2d" : "cpu-symmetric";
   const std::string tree = gpu ? "barnes-hut" : "cpu-barnes-hut";

@@ -118,6 +118,10 @@ int parse_gpus(const std::string& text);
 /// else cpu-symmetric... whichever the table marks best.
 std::string default_kernel();
 
+/// --tree-cells (window and render) draws a tree kernel's cells: throws nbody::Error naming the
+/// option and `kernel` when its row has no tree, with the tree kernels this machine can run.
+void check_tree_cells(int depth, const std::string& kernel);
+
 /// The kernel a scene starts with when none is named, and why.
 struct KernelPick {
   std::string kernel;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fcntl.h>
@@ -40,9 +41,10 @@ constexpr const char* kColumns[] = {"x", "y", "z", "vx", "vy", "vz", "m", "u"};
 
 namespace detail {
 
-void read_agora_dat(std::istream& in, const std::string& path, Component c, bool gas, Scene& s,
-                    bool& have_dt, bool& have_eps, const LoadOptions& opt) {
+std::optional<AgoraHeader> read_agora_dat(std::istream& in, const std::string& path, Component c,
+                                          bool gas, Scene& s) {
   Bodies& b = s.bodies;
+  std::optional<AgoraHeader> header;
   std::string line;
   std::size_t lineno = 0;
   while (std::getline(in, line)) {
@@ -55,25 +57,20 @@ void read_agora_dat(std::istream& in, const std::string& path, Component c, bool
       std::string version;
       const auto kv = parse_header_pairs(std::string_view(line).substr(13), version, where);
       if (version != "v1") fail(where, ": unsupported AGORA header version ", quote(version));
-      auto num = [&](const char* k, double& out, bool& have, bool positive) {
+      AgoraHeader h;
+      auto num = [&](const char* k, std::optional<double>& out, bool positive) {
         auto it = kv.find(k);
         if (it == kv.end()) return;
         double v = 0;
         if (!parse_double(it->second, v) || !std::isfinite(v) || v < 0 || (positive && !(v > 0)))
           fail(where, ": header value ", k, "=", quote(it->second), " is not a valid number");
         out = v;
-        have = true;
       };
-      bool have_G = false;
-      double G = s.units.G;
-      num("G", G, have_G, true);
-      if (have_G && std::fabs(G - s.units.G) > 1e-12 * s.units.G) {
-        s.units.G = G;
-        s.units.name = "custom";
-      }
-      num("dt", s.dt, have_dt, true);
-      num("softening", s.softening, have_eps, false);
-      read_run(kv, opt.run, where);
+      num("G", h.G, true);
+      num("dt", h.dt, true);
+      num("softening", h.softening, false);
+      read_run(kv, &h.run, where);
+      header = h;
       continue;
     }
     // fields of this line
@@ -115,6 +112,44 @@ void read_agora_dat(std::istream& in, const std::string& path, Component c, bool
     b.add(v[0], v[1], v[2], v[3], v[4], v[5], v[6], c);
   }
   if (in.bad()) fail(path, ": read error");
+  return header;
+}
+
+void apply_agora_header(const AgoraHeader& h, Scene& s, bool& have_dt, bool& have_eps,
+                        const LoadOptions& opt) {
+  if (h.G && std::fabs(*h.G - s.units.G) > 1e-12 * s.units.G) {
+    s.units.G = *h.G;
+    s.units.name = "custom";
+  }
+  if (h.dt) s.dt = *h.dt, have_dt = true;
+  if (h.softening) s.softening = *h.softening, have_eps = true;
+  if (opt.run) *opt.run = h.run;
+}
+
+std::string agora_header_difference(const std::optional<AgoraHeader>& a,
+                                    const std::optional<AgoraHeader>& b) {
+  // a file without the comment: AGORA's own initial conditions, at t = 0 with AGORA's G
+  const double G = units::agora().G;
+  auto g = [&](const std::optional<AgoraHeader>& h) { return h && h->G ? *h->G : G; };
+  auto time = [](const std::optional<AgoraHeader>& h) { return h ? h->run.time : 0.0; };
+  auto steps = [](const std::optional<AgoraHeader>& h) { return h ? h->run.steps : 0LL; };
+  auto opt = [](const std::optional<double>& v) {
+    return v ? format_double(*v) : std::string("none");
+  };
+  if (g(a) != g(b)) return "G=" + format_double(g(a)) + " and G=" + format_double(g(b));
+  if (time(a) != time(b))
+    return "elapsed=" + format_double(time(a)) + " and elapsed=" + format_double(time(b));
+  if (steps(a) != steps(b))
+    return "steps=" + std::to_string(steps(a)) + " and steps=" + std::to_string(steps(b));
+  if (!a || !b) return {};  // no comment: nothing more to compare
+  if (a->dt != b->dt) return "dt=" + opt(a->dt) + " and dt=" + opt(b->dt);
+  if (a->softening != b->softening)
+    return "softening=" + opt(a->softening) + " and softening=" + opt(b->softening);
+  if (a->run.kernel != b->run.kernel)
+    return "kernel=" + quote(a->run.kernel) + " and kernel=" + quote(b->run.kernel);
+  if (a->run.integrator != b->run.integrator)
+    return "integrator=" + quote(a->run.integrator) + " and integrator=" + quote(b->run.integrator);
+  return {};
 }
 
 Scene read_agora(const std::string& dir, const LoadOptions& opt) {
@@ -154,12 +189,32 @@ Scene read_agora(const std::string& dir, const LoadOptions& opt) {
   std::size_t done = 0;
   std::string parts;
   bool have_dt = false, have_eps = false;
+  // the files that hold bodies must record one run: a --force write leaves the files of
+  // components it had no bodies of as they were (a file without bodies adds nothing)
+  std::string ref_path;
+  std::optional<AgoraHeader> ref;
   for (int k = 0; k < 4; ++k) {
     if (!want[k]) continue;
     const std::string path = (fs::path(dir) / kFiles[k].file).string();
     std::ifstream in;
     open_input(in, path);
-    read_agora_dat(in, path, kFiles[k].component, k == 3, s, have_dt, have_eps, opt);
+    const std::size_t before = s.bodies.size();
+    const auto header = read_agora_dat(in, path, kFiles[k].component, k == 3, s);
+    if (s.bodies.size() > before) {
+      if (!ref_path.empty()) {
+        if (const std::string d = agora_header_difference(ref, header); !d.empty())
+          fail(dir, ": ", fs::path(ref_path).filename().string(), " and ", kFiles[k].file,
+               " are from different runs (", d,
+               "): a --force write leaves the files of components it has no bodies of as they "
+               "were; load the components of one run with --components");
+      }
+      // the first comment seen is the run's (files without one only had to agree with it)
+      if (ref_path.empty() || (!ref && header)) {
+        ref_path = path;
+        ref = header;
+        if (header) apply_agora_header(*header, s, have_dt, have_eps, opt);
+      }
+    }
     done += file_size(path);
     prog.fraction(double(done) / double(std::max<std::size_t>(total, 1)));
     parts += parts.empty() ? "" : "+";

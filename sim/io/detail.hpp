@@ -170,10 +170,22 @@ TipsyHeader read_tipsy_header(const ByteSource& src, const std::string& source,
 /// Tipsy from a source, records read in chunks.
 Scene read_tipsy(const ByteSource& src, const std::string& source, const LoadOptions& opt,
                  std::optional<Format> f);
-/// Parses one AGORA .dat file from a stream into `b` (component c; gas: 7 or 8 columns); a
-/// leading '# nbody agora v1 ...' comment fills dt/ε into `s` and the run into opt.run.
-void read_agora_dat(std::istream& in, const std::string& path, Component c, bool gas, Scene& s,
-                    bool& have_dt, bool& have_eps, const LoadOptions& opt);
+/// What the '# nbody agora v1 ...' comment of one AGORA file records (checked when read).
+struct AgoraHeader {
+  std::optional<double> G, dt, softening;
+  RunRecord run;
+};
+/// Parses one AGORA .dat file from a stream, adding its bodies to s.bodies (component c; gas: 7
+/// or 8 columns); returns its leading comment, if any, without applying it.
+std::optional<AgoraHeader> read_agora_dat(std::istream& in, const std::string& path, Component c,
+                                          bool gas, Scene& s);
+/// Fills G, dt, ε (setting have_dt/have_eps) and opt.run from a file's comment.
+void apply_agora_header(const AgoraHeader& h, Scene& s, bool& have_dt, bool& have_eps,
+                        const LoadOptions& opt);
+/// "" when two files' comments record the same run, else the first difference ("elapsed=0 and
+/// elapsed=1.5"); a file without one counts as AGORA's own initial conditions (t = 0).
+std::string agora_header_difference(const std::optional<AgoraHeader>& a,
+                                    const std::optional<AgoraHeader>& b);
 
 /// Reads an AGORA directory with the components chosen in `opt`.
 Scene read_agora(const std::string& dir, const LoadOptions& opt);

@@ -394,3 +394,40 @@ TEST_F(Cli, BenchOutputsAreCheckedBeforeTheRun) {
   EXPECT_NE(read(at("b.csv")).find("kernel,precision"), std::string::npos);
   EXPECT_NE(read(at("b.json")).find("\"results\""), std::string::npos);
 }
+
+// issue 22, LOW: the window's --tree-cells with a kernel that has no tree was silently ignored;
+// now an error naming the option and the kernel before any window opens, as in `nbody render`
+TEST_F(Cli, WindowTreeCellsNeedATreeKernel) {
+  if (run("--help").out.find("--tree-cells") == std::string::npos)
+    GTEST_SKIP() << "built without the window";
+  // no display: a check that passes ends at "cannot open a window" (exit 4), nothing is drawn
+  const std::string window = "env -u DISPLAY -u WAYLAND_DISPLAY " + kNbody;
+  auto run_window = [&](const std::string& args) {
+    Result r;
+    std::FILE* p = ::popen((window + " " + args + " 2>&1").c_str(), "r");
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+      r.out.append(buf, n);
+    const int st = ::pclose(p);
+    r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+  };
+  for (const char* kernel : {"cpu-reference", "cpu-symmetric"}) {
+    const Result r = run_window(std::string("--scene plummer -n 64 --tree-cells 2 --kernel ") +
+                                kernel + " --smoke-test 1");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_NE(r.out.find("--tree-cells"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("kernel '") + kernel + "' has none"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("cpu-barnes-hut"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("measuring"), std::string::npos) << r.out;
+  }
+  // a kernel chosen by the rule (a planetary scene: the direct sum) is checked too
+  Result r = run_window("--scene solar-system --tree-cells 2 --smoke-test 1");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("--tree-cells"), std::string::npos) << r.out;
+  // a tree kernel passes the check and gets as far as the window
+  r = run_window("--scene plummer -n 64 --tree-cells 2 --kernel cpu-barnes-hut --smoke-test 1");
+  EXPECT_EQ(r.out.find("--tree-cells"), std::string::npos) << r.out;
+  EXPECT_EQ(r.rc, 4) << r.out;
+}

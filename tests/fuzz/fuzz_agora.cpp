@@ -20,8 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     io::RunRecord run;
     io::LoadOptions opt;
     opt.run = &run;
-    io::detail::read_agora_dat(in, "fuzz.dat", gas ? Component::Gas : Component::Disk, gas, s,
-                               have_dt, have_eps, opt);
+    const auto header =
+        io::detail::read_agora_dat(in, "fuzz.dat", gas ? Component::Gas : Component::Disk, gas, s);
+    if (header) io::detail::apply_agora_header(*header, s, have_dt, have_eps, opt);
     s.bodies.validate("fuzz.dat");
     io::detail::set_defaults(s, "fuzz.dat", opt, !have_dt, !have_eps, true);
     if (!(s.dt > 0) || !(s.softening >= 0)) __builtin_trap();

@@ -46,6 +46,17 @@ struct Bytes {
   }
 };
 
+// removed when the process exits (libFuzzer's -max_total_time, -runs)
+struct TempDir {
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("nbody_fuzz_rt_" + std::to_string(::getpid())))
+          .string();
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 bool same(double a, double b) {
   return a == b || (std::isnan(a) && std::isnan(b));
 }
@@ -88,6 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   run.time = std::fabs(in.f64());
   run.steps = in.u8();
   run.kernel = in.str(8);
+  run.integrator = in.str(8);
   // write (a refusal is fine) then read: the read must succeed
   std::string bytes;
   Scene r;
@@ -115,14 +127,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       io::write_tipsy(o, s, io::Format::TipsyXdr, true, run.time);
       bytes = o.str();
     } else {
-      static const std::string dir =
-          (std::filesystem::temp_directory_path() / ("nbody_fuzz_rt_" + std::to_string(::getpid())))
-              .string();
+      // one directory per process, reused: later writes go through --force (files of
+      // components without bodies are left as they were, holding an older run's comment)
+      static const TempDir dir;
       io::SaveOptions so;
       so.force = true;
       so.run = run;
-      io::save(s, dir, io::Format::Agora, so);
-      bytes = dir;
+      io::save(s, dir.path, io::Format::Agora, so);
+      bytes = dir.path;
     }
   } catch (const Error&) {
     return 0;
@@ -178,10 +190,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         r.units.mass != s.units.mass || r.units.time != s.units.time || r.dt != s.dt ||
         r.softening != s.softening)
       __builtin_trap();
-    if (back.time != run.time || back.steps != run.steps || back.kernel != run.kernel)
-      __builtin_trap();
     if (kFormat == 0 && !s.name.empty() && r.name != s.name) __builtin_trap();
   }
-  if (kFormat == 3 && (back.time != run.time || back.steps != run.steps)) __builtin_trap();
+  // the run, and AGORA's dt and ε (its comment records them in its own units, the scene's here)
+  if (kFormat != 2 && (back.time != run.time || back.steps != run.steps ||
+                       back.kernel != run.kernel || back.integrator != run.integrator))
+    __builtin_trap();
+  if (kFormat == 3 && (r.dt != s.dt || r.softening != s.softening)) __builtin_trap();
   return 0;
 }

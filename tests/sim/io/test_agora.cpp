@@ -147,3 +147,68 @@ TEST(AgoraBadInput, EmptyFilesAndZeroMass) {
   write_bytes(d / "bulge.dat", "1 0 0 0 0 0 0\n");
   EXPECT_ERROR_MENTIONS([&] { io::load(d.str()); }, d.str(), "mass");
 }
+
+// issue 22 (fuzz_roundtrip_agora): a --force write leaves the files of components it has no
+// bodies of as they were; the reader took dt, ε and the run from every file's comment, the last
+// one read winning (an empty bulge.dat of an older write gave the older run), and read bodies of
+// different runs together without a word
+TEST(Agora, FilesOfDifferentRunsAreRefusedAndEmptyOnesAddNothing) {
+  TempDir d;
+  auto scene = [](bool bulge, double dt) {
+    Scene s;
+    s.units = units::agora();
+    s.dt = dt;
+    s.softening = 0.05;
+    s.bodies.add(1, 0, 0, 0, 200, 0, 0.01, Component::Disk);
+    s.bodies.add(-1, 0, 0, 0, -200, 0, 0.01, Component::Disk);
+    if (bulge) s.bodies.add(0.1, 0.2, 0.3, 10, 20, 30, 0.05, Component::Bulge);
+    return s;
+  };
+  auto save = [&](const Scene& s, double elapsed, long long steps) {
+    io::SaveOptions so;
+    so.force = true;
+    so.run = io::RunRecord{elapsed, steps, "cpu-reference", "leapfrog-kdk"};
+    io::save(s, d / "ag", io::Format::Agora, so);
+  };
+  // the empty bulge.dat of a first write (no bulge bodies) adds nothing, its comment neither
+  save(scene(false, 0.25), 0, 0);
+  save(scene(false, 0.5), 1.5, 3);
+  io::RunRecord run;
+  io::LoadOptions lo;
+  lo.run = &run;
+  Scene r = io::load(d / "ag", io::Format::Agora, lo);
+  EXPECT_EQ(r.bodies.size(), 2u);
+  EXPECT_EQ(run.time, 1.5);
+  EXPECT_EQ(run.steps, 3);
+  EXPECT_EQ(r.dt, 0.5);
+  // bulge bodies of one run, disk bodies of another: refused, naming both files and the run
+  save(scene(true, 0.5), 0, 0);
+  save(scene(false, 0.5), 1.5, 3);
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "ag", io::Format::Agora, lo); },
+                        "disk.dat and bulge.dat", "different runs", "elapsed=1.5 and elapsed=0",
+                        "--components");
+  lo.agora_bulge = false;  // the disk alone is one run
+  EXPECT_EQ(io::load(d / "ag", io::Format::Agora, lo).bodies.size(), 2u);
+  EXPECT_EQ(run.time, 1.5);
+  // the same run in both: read together
+  save(scene(true, 0.5), 1.5, 3);
+  lo.agora_bulge = true;
+  EXPECT_EQ(io::load(d / "ag", io::Format::Agora, lo).bodies.size(), 3u);
+  // AGORA's own files (no comment) are initial conditions: with a disk at t = 0 they belong to
+  // one run, with a disk at t = 1.5 not
+  write_bytes(d / "ag/halo.dat", "10 0 0 0 100 0 1\n0 10 0 100 0 0 1\n");
+  lo.agora_halo = true;
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "ag", io::Format::Agora, lo); }, "halo.dat",
+                        "different runs", "elapsed=1.5 and elapsed=0");
+  save(scene(true, 0.5), 0, 0);
+  EXPECT_EQ(io::load(d / "ag", io::Format::Agora, lo).bodies.size(), 5u);
+  EXPECT_EQ(io::load(d / "ag", io::Format::Agora, lo).dt, 0.5);
+  // a different dt in one file: different runs too
+  std::string comment = read_bytes(d / "ag/disk.dat");
+  comment = comment.substr(0, comment.find('\n'));
+  comment.replace(comment.find(" dt=0.5 "), 8, " dt=0.25 ");
+  write_bytes(d / "ag/gas.dat", comment + "\n2 0 0 0 190 0 0.001 1.5e5\n");
+  lo.agora_gas = true;
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "ag", io::Format::Agora, lo); }, "gas.dat",
+                        "dt=0.5 and dt=0.25");
+}
