@@ -240,10 +240,13 @@ UnitSystem units_from_header(const std::map<std::string, std::string>& kv,
   return u;
 }
 
-// true when the line is a column header (its first field names a column)
+// true when the line is a column header (its first field names a column, quoted or not: R's
+// write.csv quotes the names)
 bool is_column_header(std::string_view l) {
-  const std::size_t c = l.find(',');
-  return column_index(l.substr(0, c)) >= 0;
+  std::string_view first = trim(l.substr(0, l.find(',')));
+  if (first.size() >= 2 && first.front() == '"' && first.back() == '"')
+    first = first.substr(1, first.size() - 2);
+  return column_index(first) >= 0;
 }
 
 // newlines in the rest of a seekable stream (an upper bound of the rows, to reserve once)

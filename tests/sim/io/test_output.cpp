@@ -311,6 +311,25 @@ TEST(Output, PlainCsvWithColumnHeaderLoads) {
   EXPECT_ERROR_MENTIONS([&] { io::load(d / "bad.csv", io::Format::Csv); }, "bad.csv:1", "'vz'");
 }
 
+// issue 22 (HIGH, its last sentence): a plain CSV with every field quoted, the column names too
+// (R's write.csv), was refused as "not a CSV nbody reads"; also without the .csv extension
+TEST(Output, PlainCsvWithQuotedColumnNamesLoads) {
+  TempDir d;
+  const std::string text =
+      "\"x\",\"y\",\"z\",\"vx\",\"vy\",\"vz\",\"m\"\n\"1\",\"0\",\"0\",\"0\",\"0.5\",\"0\","
+      "\"0.5\"\n-1,0,0,0,-0.5,0,0.5\n";
+  write_bytes(d / "r.csv", text);
+  write_bytes(d / "r.txt", text);
+  for (const char* f : {"r.csv", "r.txt"}) {
+    SCOPED_TRACE(f);
+    Scene s = io::load(d / f);
+    ASSERT_EQ(s.bodies.size(), 2u);
+    EXPECT_EQ(s.bodies.x[0], 1);
+    EXPECT_EQ(s.bodies.vy[0], 0.5);
+    EXPECT_EQ(s.bodies.m[1], 0.5);
+  }
+}
+
 // finding 5: loaders stream; the binary reader reads into the bodies (no whole-file buffer)
 TEST(Output, LargeBinaryAndCsvRoundTrip) {
   TempDir d;
