@@ -272,6 +272,17 @@ Scene output_scene(Simulation& sim, const SimParams& p) {
   return out;
 }
 
+namespace {
+
+// the integrator as a run record names it ("leapfrog-kdk", "yoshida4+1pn")
+std::string recorded_integrator(const SimParams& p) {
+  return std::string(p.integrator == Integrator::Leapfrog ? "leapfrog-kdk"
+                                                          : integrator_name(p.integrator)) +
+         (p.post_newtonian ? "+1pn" : "");
+}
+
+}  // namespace
+
 io::RunRecord run_record(const Simulation& sim, const SimParams& p,
                          const std::optional<io::RunRecord>& before) {
   io::RunRecord r;
@@ -279,9 +290,7 @@ io::RunRecord run_record(const Simulation& sim, const SimParams& p,
   r.time = (before ? before->time : 0) + sim.time();
   r.steps = (before ? before->steps : 0) + sim.steps_done();
   r.kernel = sim.kernel();
-  r.integrator =
-      p.integrator == Integrator::Leapfrog ? "leapfrog-kdk" : integrator_name(p.integrator);
-  if (p.post_newtonian) r.integrator += "+1pn";
+  r.integrator = recorded_integrator(p);
   return r;
 }
 
@@ -374,6 +383,39 @@ std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
   return out;
 }
 
+namespace {
+
+// a run continued from a file keeps the integrator the file records unless --integrator says
+// otherwise; a change (another integrator, the 1PN term dropped or added) is said, since an
+// output then records the new one for all the steps
+void continue_integrator(const io::RunRecord& run, const LaunchOptions& o, Integrator scene,
+                         SimParams& p) {
+  std::string base = run.integrator;
+  const bool pn = base.size() > 4 && base.compare(base.size() - 4, 4, "+1pn") == 0;
+  if (pn) base.resize(base.size() - 4);
+  auto note = [&](const std::string& m) {
+    std::fprintf(stderr, "nbody: note: %s: %s\n", o.load.c_str(), m.c_str());
+  };
+  std::optional<Integrator> recorded;
+  try {
+    recorded = parse_integrator(base);
+  } catch (const Error&) {
+  }
+  if (o.integrator.empty() && recorded) p.integrator = *recorded;
+  const std::string now = recorded_integrator(p);
+  if (recorded == p.integrator && pn == p.post_newtonian) {
+    if (o.integrator.empty() && p.integrator != scene)
+      note("continues its run with integrator " + now + " (as the file records)");
+    return;
+  }
+  note("records integrator " + io::detail::quote(run.integrator) + " for its " +
+       std::to_string(run.steps) + " steps; this run uses " + now +
+       (pn && !p.post_newtonian ? " (give --pn to keep the 1PN term)" : "") +
+       ", and an output records " + now + " for all the steps");
+}
+
+}  // namespace
+
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_t cpu_default_n) {
   Launch l;
   // the kernel first: the default N depends on whether it runs on a GPU
@@ -443,6 +485,8 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
   p.post_newtonian = o.post_newtonian;
+  if (l.loaded_run && !l.loaded_run->integrator.empty())
+    continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
   // c in the scene's units
   const UnitSystem& u = l.scene.units;
   p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;

@@ -304,6 +304,32 @@ TEST_F(Cli, OutputRecordsIntegratorAndContinuesTheRun) {
   EXPECT_NE(read(at("pn.csv")).find("+1pn"), std::string::npos);
 }
 
+// issue 22, finding 2: a run continued without --integrator switched to leapfrog silently and
+// its output recorded leapfrog-kdk for all the steps; now it keeps the file's integrator, and a
+// change (another integrator, the 1PN term dropped) is said
+TEST_F(Cli, ContinuedRunKeepsTheRecordedIntegrator) {
+  Result r =
+      run(std::string(kSim) + " --dt 0.05 --integrator yoshida4 --steps 4 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("simulate --kernel cpu-reference --load " + at("c.csv") + " --steps 2 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("continues its run with integrator yoshida4"), std::string::npos) << r.out;
+  EXPECT_NE(read(at("c.csv")).find("steps=6 kernel=cpu-reference integrator=yoshida4 "),
+            std::string::npos);
+  r = run("simulate --kernel cpu-reference --load " + at("c.csv") +
+          " --integrator leapfrog --steps 2 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("records integrator 'yoshida4' for its 6 steps; this run uses leapfrog-kdk"),
+            std::string::npos)
+      << r.out;
+  r = run("simulate --kernel cpu-reference --scene sun-earth-moon --pn --steps 2 -o " +
+          at("pn.bin"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("simulate --kernel cpu-reference --load " + at("pn.bin") + " --steps 2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("give --pn to keep the 1PN term"), std::string::npos) << r.out;
+}
+
 // issue 22, finding 3: an AGORA output from Hénon units and a binary output with a 70 KB name
 // are refused before the run
 TEST_F(Cli, OutputsTheFormatCannotHoldAreRefusedBeforeTheRun) {
