@@ -440,6 +440,10 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
                detail::quote(l));
         }
       } else {
+        if (opt.input_units_given)
+          fail(where,
+               ": --input-units applies to files that store no units (Tipsy, plain CSV); this "
+               "file's '# nbody csv' header states its own");
         std::string version;
         const auto kv = detail::parse_header_pairs(l.substr(kMagic.size()), version, where);
         if (version != "v1")

@@ -138,6 +138,14 @@ Scene load(const std::string& path, const LoadOptions& opt) {
 }
 
 Scene load(const std::string& path, Format f, const LoadOptions& opt) {
+  // options a person gave that would do nothing with this format
+  const bool tipsy = f == Format::TipsyXdr || f == Format::TipsyNative || f == Format::TipsyNvidia;
+  if (opt.components_given && !tipsy && f != Format::Agora)
+    fail(path, ": --components chooses the components of AGORA directories and Tipsy files; a ",
+         format_name(f), " file has none to choose");
+  if (opt.input_units_given && !tipsy && f != Format::Csv)
+    fail(path, ": --input-units applies to files that store no units (Tipsy, plain CSV); a ",
+         format_name(f), " file states its own");
   try {
     switch (f) {
       case Format::Csv: {

@@ -370,6 +370,67 @@ TEST_F(Cli, IgnoredOptionsAreErrors) {
   }
 }
 
+// issue 22, "0 silent acceptances": more options that did nothing, found while checking the
+// LOW list on the command line (siblings of -o "", --input-units with --scene, -n on fixed
+// scenes); each is now an error naming the option
+TEST_F(Cli, OptionsThatWouldDoNothingAreErrors) {
+  write(at("n.csv"),
+        "# nbody csv v1 units=henon G=1 dt=0.01\n1,0,0,0,0.5,0,0.5\n-1,0,0,0,-0.5,0,0.5\n");
+  write(at("p.csv"), "x,y,z,vx,vy,vz,m\n1,0,0,0,0.5,0,0.5\n-1,0,0,0,-0.5,0,0.5\n");
+  ASSERT_EQ(run("convert " + at("n.csv") + " " + at("n.bin")).rc, 0);
+  const std::string load = "simulate --kernel cpu-reference --steps 1 --load ";
+  const std::pair<std::string, std::string> cases[] = {
+      {load + at("n.csv") + " --input-units solar", "--input-units applies to files that store"},
+      {load + at("n.bin") + " --input-units solar", "--input-units applies to files that store"},
+      {"info " + at("n.csv") + " --input-units solar", "--input-units"},
+      {load + at("n.csv") + " --components disk", "--components chooses"},
+      {"convert " + at("n.bin") + " " + at("o.csv") + " --components all", "--components"},
+      {"simulate --scene solar-system --seed 5 --steps 1", "--seed"},
+      {std::string(kSim) + " --steps 1 --steps-per-frame 4", "--steps-per-frame"},
+      {std::string(kSim) + " --steps 1 --precision float", "double precision only"},
+      {std::string(kSim) + " --steps 1 --integrator ''", "--integrator: an empty name"},
+      {std::string(kSim) + " --steps 1 --format agora", "--format requires --output"},
+      {"bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --csv ''", "--csv: an empty"},
+      {"bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --json ''", "--json: an empty"},
+      {"convert " + at("n.csv") + " ''", "out: an empty name"},
+      {"info ''", "file: an empty name"},
+      {"simulate --scene solar-system --small-bodies '' --steps 1", "--small-bodies: an empty"},
+  };
+  for (const auto& [args, what] : cases) {
+    SCOPED_TRACE(args);
+    const Result r = run(args);
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(what), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("ms/step"), std::string::npos) << "it ran: " << r.out;
+  }
+  // where they do apply they still work
+  for (const std::string& args :
+       {load + at("p.csv") + " --input-units solar", std::string(kSim) + " --seed 5 --steps 1",
+        std::string(kSim) + " --precision double --steps 1"}) {
+    SCOPED_TRACE(args);
+    const Result r = run(args);
+    EXPECT_EQ(r.rc, 0) << r.out;
+  }
+  if (run("--help").out.find("--screenshot") != std::string::npos) {
+    const std::string window = "env -u DISPLAY -u WAYLAND_DISPLAY " + kNbody;
+    for (const auto& [args, what] :
+         {std::pair<std::string, std::string>{" --scene plummer -n 64 --screenshot x.png",
+                                              "--smoke-test or --exit-after"},
+          {" --scene plummer -n 64 --stats ''", "--stats: an empty"},
+          {" render --scene plummer -n 64 --out ''", "--out: an empty"}}) {
+      SCOPED_TRACE(args);
+      std::FILE* p = ::popen((window + args + " 2>&1").c_str(), "r");
+      std::string out;
+      char buf[4096];
+      while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+        out.append(buf, n);
+      const int st = ::pclose(p);
+      EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 4) << out;
+      EXPECT_NE(out.find(what), std::string::npos) << out;
+    }
+  }
+}
+
 // issue 22, LOW: coincident bodies with a softening whose cube underflows are refused like 0
 TEST_F(Cli, TinySofteningStillFindsCoincidentBodies) {
   write(at("two.csv"), "# nbody csv v1 units=henon G=1 dt=0.01\n0,0,0,0,0,0,1\n0,0,0,0,0,0,1\n");
