@@ -25,9 +25,10 @@ struct Result {
   std::string out;  // stdout and stderr
 };
 
-Result run(const std::string& args) {
+// `prefix` runs before nbody in the same shell (e.g. a ulimit)
+Result run(const std::string& args, const std::string& prefix = "") {
   Result r;
-  const std::string cmd = kNbody + " " + args + " 2>&1";
+  const std::string cmd = prefix + kNbody + " " + args + " 2>&1";
   std::FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -429,6 +430,17 @@ TEST_F(Cli, OptionsThatWouldDoNothingAreErrors) {
       EXPECT_NE(out.find(what), std::string::npos) << out;
     }
   }
+}
+
+// issue 22, LOW: out of memory said only "std::bad_alloc"
+TEST_F(Cli, OutOfMemorySaysWhatToDo) {
+  // 60 million bodies in 400 MB of address space
+  const Result r = run("simulate --kernel cpu-reference --scene plummer -n 60000000 --steps 1",
+                       "ulimit -v 400000; ");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("out of memory"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("try fewer bodies"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
 }
 
 // issue 22, LOW: coincident bodies with a softening whose cube underflows are refused like 0
