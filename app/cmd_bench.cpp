@@ -537,8 +537,8 @@ void register_bench_command(CLI::App& app) {
         return "unknown distribution '" + d.substr(0, 40) +
                "' (allowed: sphere, cube or a generated scene: see simulate --list-scenes)";
       });
-  cmd->add_option("--csv", o->csv, "write the results as CSV");
-  cmd->add_option("--json", o->json, "write the results as JSON");
+  cmd->add_option("--csv", o->csv, "write the results as CSV")->check(non_empty());
+  cmd->add_option("--json", o->json, "write the results as JSON")->check(non_empty());
   cmd->callback([o] { run_bench(*o); });
 }
 

@@ -77,7 +77,9 @@ void register_file_commands(CLI::App& app) {
   auto info_opts = std::make_shared<FileOptions>();
   CLI::App* info = app.add_subcommand(
       "info", "Print a file's summary: format, counts per type, total mass, bounds, units");
-  info->add_option("file", info_opts->in, "file or AGORA directory")->required();
+  info->add_option("file", info_opts->in, "file or AGORA directory")
+      ->required()
+      ->check(non_empty());
   add_common(info, *info_opts);
   info->callback([info_opts] {
     const FileOptions& o = *info_opts;
@@ -107,9 +109,12 @@ void register_file_commands(CLI::App& app) {
       "  x,y,z,vx,vy,vz,m,component,name\n"
       "and a plain CSV with only the column header x,y,z,vx,vy,vz,m (any order, any case) is "
       "read in --input-units.");
-  conv->add_option("in", conv_opts->in, "input file or AGORA directory")->required();
+  conv->add_option("in", conv_opts->in, "input file or AGORA directory")
+      ->required()
+      ->check(non_empty());
   conv->add_option("out", conv_opts->out, "output file (AGORA: a directory; '-': standard output)")
-      ->required();
+      ->required()
+      ->check(non_empty());
   conv->add_option("--to", conv_opts->to, std::string("output format: ") + kFormatHelp)
       ->check(CLI::IsMember(kFormats, CLI::ignore_case));
   add_common(conv, *conv_opts);

@@ -32,7 +32,9 @@ void register_gui_commands(CLI::App& app) {
   app.add_option("--smoke-test", g.smoke_frames,
                  "run FRAMES frames, write --screenshot, quit (for tests)")
       ->group("Window");
-  app.add_option("--screenshot", g.screenshot, "PNG written at the end of --smoke-test")
+  app.add_option("--screenshot", g.screenshot,
+                 "PNG written at the end of --smoke-test or --exit-after")
+      ->check(non_empty())
       ->group("Window");
   app.add_option("--panel-open", g.panel_open,
                  "panel sections open at start: scene,display,map,health,classroom,help")
@@ -41,6 +43,7 @@ void register_gui_commands(CLI::App& app) {
       ->group("Window");
   app.add_option("--stats", g.stats,
                  "write JSON at exit: ui_frames, ui_fps_median, sim_steps, sim_step_ms_median, ...")
+      ->check(non_empty())
       ->group("Window");
   app.add_option("--debug-step-delay", g.debug_step_delay_ms,
                  "sleep MS after every batch of steps (to test a slow simulation)")
@@ -83,7 +86,8 @@ void register_gui_commands(CLI::App& app) {
                   "else 60)")
       ->check(CLI::Range(1, 10000000));
   cmd->add_option("--out", st->opt.out_dir, "output directory for PNG frames and summary.json")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--width", st->opt.width, "image width")
       ->capture_default_str()
       ->check(CLI::Range(16, 8192));

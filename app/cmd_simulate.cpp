@@ -251,22 +251,29 @@ void register_simulate_command(CLI::App& app) {
                   "print diagnostics every this many steps (default: 50, or about 20 reports in "
                   "a long run)")
       ->check(CLI::Range(1LL, 2147483647LL));
-  cmd->add_option("-o,--output", o->output,
-                  "write the final state to this file ('-': CSV on standard output); units, G, "
-                  "dt, softening, elapsed time, steps, kernel and integrator are recorded")
-      ->check(non_empty());
+  auto* output =
+      cmd->add_option("-o,--output", o->output,
+                      "write the final state to this file ('-': CSV on standard output); units, G, "
+                      "dt, softening, elapsed time, steps, kernel and integrator are recorded")
+          ->check(non_empty());
   cmd->add_option("--format", o->output_format, "format of --output (default: from its extension)")
       ->check(CLI::IsMember(
           {"csv", "bin", "binary", "tipsy", "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora"},
-          CLI::ignore_case));
+          CLI::ignore_case))
+      ->needs(output);
   cmd->add_flag("--no-diagnostics", o->no_diagnostics,
                 "skip energy, momentum and the galaxies' structure (above N = 65,536 the "
                 "potential is otherwise estimated from a sample of bodies)");
   cmd->add_flag("--list-scenes", o->list_scenes, "list the preset scenes and their parameters");
   cmd->add_flag("--list-kernels", o->list_kernels, "list the force kernels and their tunables");
-  cmd->callback([o]() {
+  cmd->callback([o, cmd]() {
     if (o->list_scenes) return list_scenes();
     if (o->list_kernels) return list_kernels();
+    // a launch option the headless run has no use for
+    if (cmd->count("--steps-per-frame") > 0)
+      fail(
+          "--steps-per-frame applies to the window and render; simulate runs --steps steps "
+          "(--every: how often it reports)");
     simulate(*o);
   });
 }

@@ -208,6 +208,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
   // scene when the command line names neither
   StartupChoice startup;
   bool generated = launch_options.load.empty();
+  if (!opt.screenshot.empty() && opt.smoke_frames == 0 && opt.exit_after <= 0)
+    fail(
+        "--screenshot is written at the end of --smoke-test or --exit-after (F12 takes one in "
+        "the window)");
   // a named kernel without a tree: --tree-cells fails before any measurement
   if (!launch_options.kernel.empty()) check_tree_cells(opt.tree_cells, launch_options.kernel);
   // the galaxies in the window: rigid dark halos unless the command line says otherwise, so
@@ -277,7 +281,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   // planetary scenes (few bodies, or the solar system with its small bodies): double
   // precision when the kernel has it
   if ((launch.scene.bodies.size() <= 64 || launch.scene.units.name == "solar") &&
-      launch_options_in.precision == "float") {
+      launch_options_in.precision.empty()) {
     const KernelInfo& k = find_kernel(launch.params.kernel);
     if (k.supports_double) launch.params.precision = Precision::Double;
   }
@@ -386,8 +390,11 @@ int run_gui(const LaunchOptions& launch_options_in) {
                      ", N = " + with_commas(viewer.size());
   viewer.preset_name = launch_options.scene;
   viewer.preset_params.n = launch_options.n ? launch_options.n : launch.scene.bodies.size();
-  viewer.preset_params.seed = launch_options.seed;
+  viewer.preset_params.seed = launch_options.seed.value_or(1);
   viewer.load_options = load_options(launch_options);
+  // files loaded later in the panel may be of any format: the command line's options apply to
+  // them where they can
+  viewer.load_options.input_units_given = viewer.load_options.components_given = false;
   std::snprintf(panel.load_path, sizeof panel.load_path, "%s", launch_options.load.c_str());
 
   int record_index = 0;

@@ -69,8 +69,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   auto* n = cmd.add_option("-n,--bodies", o.n, "number of bodies for generated scenes (0: default)")
                 ->check(CLI::Range(0.0, 67108864.0))
                 ->group("Scene");
-  auto* seed = cmd.add_option("--seed", o.seed, "random seed of generated scenes")
-                   ->capture_default_str()
+  auto* seed = cmd.add_option("--seed", o.seed, "random seed of generated scenes (default 1)")
                    ->check(CLI::Range(0.0, 1.8e19))
                    ->group("Scene");
   auto* param = cmd.add_option("--param", o.scene_values, "scene parameter KEY=VALUE (repeatable)")
@@ -92,8 +91,8 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   cmd.add_option("--kernel", o.kernel, "force kernel (default: the fastest available)")
       ->check(CLI::IsMember(kernel_names()))
       ->group("Physics");
-  cmd.add_option("--precision", o.precision, "float or double")
-      ->capture_default_str()
+  cmd.add_option("--precision", o.precision,
+                 "float or double (default: float, double for kernels that compute only in double)")
       ->check(CLI::IsMember({"float", "double"}))
       ->group("Physics");
   cmd.add_option("--dt", o.dt, "time step in the scene's time unit (default: the scene's)")
@@ -118,6 +117,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   cmd.add_option("--integrator", o.integrator,
                  "leapfrog (KDK, 2nd order) or yoshida4 (4th-order symplectic, 3 force "
                  "evaluations a step); default: the scene's (yoshida4 for the solar system)")
+      ->check(non_empty())
       ->group("Physics");
   cmd.add_flag("--pn", o.post_newtonian,
                "1PN (general-relativistic) correction of the Sun's gravity (needs physical units)")
@@ -127,6 +127,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
                  "JPL SBDB JSON files (e.g. /usr/share/kstars/asteroids.dat,comets.dat) whose "
                  "bodies join the solar-system scene at its date")
       ->delimiter(',')
+      ->check(non_empty())
       ->group("Scene");
   cmd.add_option("--small-bodies-class", o.small_body_classes,
                  "keep these SBDB classes only: MBA,TJN,CEN,TNO,OMB,JFc,HTC,PAR,HYP,...")
@@ -244,6 +245,9 @@ io::LoadOptions load_options(const std::vector<std::string>& components,
   io::LoadOptions lo;
   if (!input_units.empty()) lo.input_units = units::by_name(input_units, "--input-units");
   if (!components.empty()) io::select_components(lo, components, "--components");
+  // given by a person: an error where the file has no use for them
+  lo.input_units_given = !input_units.empty();
+  lo.components_given = !components.empty();
   // a bar on a terminal; the loaders report fractions
   auto bar = std::make_shared<std::unique_ptr<ProgressBar>>();
   lo.progress = [bar, label](double f) {
@@ -272,6 +276,17 @@ Scene output_scene(Simulation& sim, const SimParams& p) {
   return out;
 }
 
+namespace {
+
+// the integrator as a run record names it ("leapfrog-kdk", "yoshida4+1pn")
+std::string recorded_integrator(const SimParams& p) {
+  return std::string(p.integrator == Integrator::Leapfrog ? "leapfrog-kdk"
+                                                          : integrator_name(p.integrator)) +
+         (p.post_newtonian ? "+1pn" : "");
+}
+
+}  // namespace
+
 io::RunRecord run_record(const Simulation& sim, const SimParams& p,
                          const std::optional<io::RunRecord>& before) {
   io::RunRecord r;
@@ -279,9 +294,7 @@ io::RunRecord run_record(const Simulation& sim, const SimParams& p,
   r.time = (before ? before->time : 0) + sim.time();
   r.steps = (before ? before->steps : 0) + sim.steps_done();
   r.kernel = sim.kernel();
-  r.integrator =
-      p.integrator == Integrator::Leapfrog ? "leapfrog-kdk" : integrator_name(p.integrator);
-  if (p.post_newtonian) r.integrator += "+1pn";
+  r.integrator = recorded_integrator(p);
   return r;
 }
 
@@ -374,13 +387,46 @@ std::map<std::string, double> parse_values(const std::vector<std::string>& kv) {
   return out;
 }
 
+namespace {
+
+// a run continued from a file keeps the integrator the file records unless --integrator says
+// otherwise; a change (another integrator, the 1PN term dropped or added) is said, since an
+// output then records the new one for all the steps
+void continue_integrator(const io::RunRecord& run, const LaunchOptions& o, Integrator scene,
+                         SimParams& p) {
+  std::string base = run.integrator;
+  const bool pn = base.size() > 4 && base.compare(base.size() - 4, 4, "+1pn") == 0;
+  if (pn) base.resize(base.size() - 4);
+  auto note = [&](const std::string& m) {
+    std::fprintf(stderr, "nbody: note: %s: %s\n", o.load.c_str(), m.c_str());
+  };
+  std::optional<Integrator> recorded;
+  try {
+    recorded = parse_integrator(base);
+  } catch (const Error&) {
+  }
+  if (o.integrator.empty() && recorded) p.integrator = *recorded;
+  const std::string now = recorded_integrator(p);
+  if (recorded == p.integrator && pn == p.post_newtonian) {
+    if (o.integrator.empty() && p.integrator != scene)
+      note("continues its run with integrator " + now + " (as the file records)");
+    return;
+  }
+  note("records integrator " + io::detail::quote(run.integrator) + " for its " +
+       std::to_string(run.steps) + " steps; this run uses " + now +
+       (pn && !p.post_newtonian ? " (give --pn to keep the 1PN term)" : "") +
+       ", and an output records " + now + " for all the steps");
+}
+
+}  // namespace
+
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_t cpu_default_n) {
   Launch l;
   // the kernel first: the default N depends on whether it runs on a GPU
   SimParams& p = l.params;
   p.kernel = o.kernel.empty() ? default_kernel() : o.kernel;
   const KernelInfo& k = find_kernel(p.kernel);
-  p.precision = parse_precision(o.precision, "--precision");
+  p.precision = parse_precision(o.precision.empty() ? "float" : o.precision, "--precision");
   p.steps_per_frame = o.steps_per_frame;
   p.gpus = parse_gpus(o.gpus);
   if (p.gpus != 1 && !k.gpu)
@@ -397,14 +443,19 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
     if (run.steps > 0 || run.time != 0) l.loaded_run = run;
   } else {
     SceneParams sp;
-    sp.seed = o.seed;
+    sp.seed = o.seed.value_or(1);
     sp.values = parse_values(o.scene_values);
     sp.n = o.n;
-    for (const SceneInfo& s : scene_table())
+    for (const SceneInfo& s : scene_table()) {
       if (s.name == o.scene && !s.has_n && o.n)
         fail("-n/--bodies: scene '", o.scene,
              "' has a fixed set of bodies (-n applies to generated scenes; see `nbody simulate "
              "--list-scenes`)");
+      if (s.name == o.scene && !s.has_n && o.seed)
+        fail("--seed: scene '", o.scene,
+             "' has a fixed set of bodies, none drawn at random (--seed applies to generated "
+             "scenes)");
+    }
     if (!o.input_units.empty())
       fail(
           "--input-units applies to files that store no units (--load of Tipsy or plain CSV), "
@@ -438,11 +489,17 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
     l.kernel_reason = c.reason;
   }
   const KernelInfo& chosen = find_kernel(p.kernel);
-  if (!chosen.supports_float) p.precision = Precision::Double;
+  if (!chosen.supports_float) {
+    if (o.precision == "float")
+      fail("--precision float: kernel '", chosen.name, "' computes in double precision only");
+    p.precision = Precision::Double;
+  }
   apply_tunables(o.tunables, chosen, p);
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
   p.post_newtonian = o.post_newtonian;
+  if (l.loaded_run && !l.loaded_run->integrator.empty())
+    continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
   // c in the scene's units
   const UnitSystem& u = l.scene.units;
   p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;

@@ -23,10 +23,10 @@ struct LaunchOptions {
   std::string scene = "galaxy-collision";  ///< preset name (ignored when load is set)
   std::string load;                        ///< file or AGORA directory to load
   std::size_t n = 0;                       ///< 0: default N (65,536 on a GPU, 16,384 on CPU)
-  std::uint64_t seed = 1;
-  std::vector<std::string> scene_values;  ///< key=value scene parameters
-  std::string kernel;                     ///< empty: best available (GPU if present)
-  std::string precision = "float";
+  std::optional<std::uint64_t> seed;       ///< generated scenes drawn at random; empty: 1
+  std::vector<std::string> scene_values;   ///< key=value scene parameters
+  std::string kernel;                      ///< empty: best available (GPU if present)
+  std::string precision;  ///< "float" or "double"; empty: float (double for double-only kernels)
   std::optional<double> dt, softening, G;
   /// Kernel tunables given on the command line (--block-size, --theta, ...), by key; the
   /// options are generated from the kernel table (see add_tunable_options()).

@@ -240,10 +240,13 @@ UnitSystem units_from_header(const std::map<std::string, std::string>& kv,
   return u;
 }
 
-// true when the line is a column header (its first field names a column)
+// true when the line is a column header (its first field names a column, quoted or not: R's
+// write.csv quotes the names)
 bool is_column_header(std::string_view l) {
-  const std::size_t c = l.find(',');
-  return column_index(l.substr(0, c)) >= 0;
+  std::string_view first = trim(l.substr(0, l.find(',')));
+  if (first.size() >= 2 && first.front() == '"' && first.back() == '"')
+    first = first.substr(1, first.size() - 2);
+  return column_index(first) >= 0;
 }
 
 // newlines in the rest of a seekable stream (an upper bound of the rows, to reserve once)
@@ -437,6 +440,10 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
                detail::quote(l));
         }
       } else {
+        if (opt.input_units_given)
+          fail(where,
+               ": --input-units applies to files that store no units (Tipsy, plain CSV); this "
+               "file's '# nbody csv' header states its own");
         std::string version;
         const auto kv = detail::parse_header_pairs(l.substr(kMagic.size()), version, where);
         if (version != "v1")

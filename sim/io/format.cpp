@@ -38,7 +38,8 @@ bool starts_with_csv_header(const char* p, std::size_t n) {
   return n >= 11 && std::memcmp(p, "# nbody csv", 11) == 0;
 }
 
-// a plain CSV: the first line starts with a column name followed by a comma (x,y,z,...)
+// a plain CSV: the first line starts with a column name, quoted or not, followed by a comma
+// (x,y,z,... or "x","y","z",...)
 bool starts_with_column_header(const char* p, std::size_t n) {
   if (n >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3, n -= 3;
   while (n > 0 && (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t'))
@@ -50,6 +51,8 @@ bool starts_with_column_header(const char* p, std::size_t n) {
   std::string first(p, k);
   while (!first.empty() && (first.back() == ' ' || first.back() == '\t'))
     first.pop_back();
+  if (first.size() >= 2 && first.front() == '"' && first.back() == '"')
+    first = first.substr(1, first.size() - 2);
   for (char& c : first)
     c = char(std::tolower(static_cast<unsigned char>(c)));
   for (const char* name : {"x", "y", "z", "vx", "vy", "vz", "m", "component", "name"})
@@ -135,6 +138,14 @@ Scene load(const std::string& path, const LoadOptions& opt) {
 }
 
 Scene load(const std::string& path, Format f, const LoadOptions& opt) {
+  // options a person gave that would do nothing with this format
+  const bool tipsy = f == Format::TipsyXdr || f == Format::TipsyNative || f == Format::TipsyNvidia;
+  if (opt.components_given && !tipsy && f != Format::Agora)
+    fail(path, ": --components chooses the components of AGORA directories and Tipsy files; a ",
+         format_name(f), " file has none to choose");
+  if (opt.input_units_given && !tipsy && f != Format::Csv)
+    fail(path, ": --input-units applies to files that store no units (Tipsy, plain CSV); a ",
+         format_name(f), " file states its own");
   try {
     switch (f) {
       case Format::Csv: {

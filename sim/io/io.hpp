@@ -56,6 +56,10 @@ struct LoadOptions {
   bool need_dt = true, need_softening = true;
   /// Filled with the run a file records (CSV, binary, AGORA headers; Tipsy: time), if not null.
   RunRecord* run = nullptr;
+  /// Set when a person gave input_units or chose the components (--input-units, --components):
+  /// a file that states its own units, or has no components to choose, is then an error naming
+  /// the option instead of the option doing nothing.
+  bool input_units_given = false, components_given = false;
 };
 
 struct SaveOptions {

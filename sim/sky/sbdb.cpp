@@ -356,10 +356,11 @@ SbdbData read_sbdb_input(const JsonInput& in, const std::string& source, const S
       return;
     bytes += sizeof(SmallBody) + b.name.capacity() + b.orbit_class.capacity() + 64;
     if (bytes > filter.max_bytes)
-      fail(source, ": the first ", out.bodies.size() + 1, " small bodies need ", bytes >> 20,
-           " MiB, over the limit of ", filter.max_bytes >> 20,
-           " MiB (3 times the file, at least 64 MiB): choose fewer with --small-bodies-max or "
-           "--small-bodies-class");
+      fail(source, ": the first ", out.bodies.size() + 1, " small bodies go over the limit of ",
+           filter.max_bytes >> 20,
+           " MiB (3 times the file, at least 64 MiB); read fewer with --small-bodies FILE and "
+           "--small-bodies-max or --small-bodies-class (e.g. --scene solar-system "
+           "--small-bodies FILE --small-bodies-max 1000)");
     out.bodies.push_back(std::move(b));
   };
   SbdbSax sax(source, on_row);

@@ -25,9 +25,10 @@ struct Result {
   std::string out;  // stdout and stderr
 };
 
-Result run(const std::string& args) {
+// `prefix` runs before nbody in the same shell (e.g. a ulimit)
+Result run(const std::string& args, const std::string& prefix = "") {
   Result r;
-  const std::string cmd = kNbody + " " + args + " 2>&1";
+  const std::string cmd = prefix + kNbody + " " + args + " 2>&1";
   std::FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -304,6 +305,32 @@ TEST_F(Cli, OutputRecordsIntegratorAndContinuesTheRun) {
   EXPECT_NE(read(at("pn.csv")).find("+1pn"), std::string::npos);
 }
 
+// issue 22, finding 2: a run continued without --integrator switched to leapfrog silently and
+// its output recorded leapfrog-kdk for all the steps; now it keeps the file's integrator, and a
+// change (another integrator, the 1PN term dropped) is said
+TEST_F(Cli, ContinuedRunKeepsTheRecordedIntegrator) {
+  Result r =
+      run(std::string(kSim) + " --dt 0.05 --integrator yoshida4 --steps 4 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("simulate --kernel cpu-reference --load " + at("c.csv") + " --steps 2 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("continues its run with integrator yoshida4"), std::string::npos) << r.out;
+  EXPECT_NE(read(at("c.csv")).find("steps=6 kernel=cpu-reference integrator=yoshida4 "),
+            std::string::npos);
+  r = run("simulate --kernel cpu-reference --load " + at("c.csv") +
+          " --integrator leapfrog --steps 2 -o " + at("c.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("records integrator 'yoshida4' for its 6 steps; this run uses leapfrog-kdk"),
+            std::string::npos)
+      << r.out;
+  r = run("simulate --kernel cpu-reference --scene sun-earth-moon --pn --steps 2 -o " +
+          at("pn.bin"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  r = run("simulate --kernel cpu-reference --load " + at("pn.bin") + " --steps 2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("give --pn to keep the 1PN term"), std::string::npos) << r.out;
+}
+
 // issue 22, finding 3: an AGORA output from Hénon units and a binary output with a 70 KB name
 // are refused before the run
 TEST_F(Cli, OutputsTheFormatCannotHoldAreRefusedBeforeTheRun) {
@@ -342,6 +369,78 @@ TEST_F(Cli, IgnoredOptionsAreErrors) {
     EXPECT_NE(r.rc, 0) << r.out;
     EXPECT_NE(r.out.find(what), std::string::npos) << r.out;
   }
+}
+
+// issue 22, "0 silent acceptances": more options that did nothing, found while checking the
+// LOW list on the command line (siblings of -o "", --input-units with --scene, -n on fixed
+// scenes); each is now an error naming the option
+TEST_F(Cli, OptionsThatWouldDoNothingAreErrors) {
+  write(at("n.csv"),
+        "# nbody csv v1 units=henon G=1 dt=0.01\n1,0,0,0,0.5,0,0.5\n-1,0,0,0,-0.5,0,0.5\n");
+  write(at("p.csv"), "x,y,z,vx,vy,vz,m\n1,0,0,0,0.5,0,0.5\n-1,0,0,0,-0.5,0,0.5\n");
+  ASSERT_EQ(run("convert " + at("n.csv") + " " + at("n.bin")).rc, 0);
+  const std::string load = "simulate --kernel cpu-reference --steps 1 --load ";
+  const std::pair<std::string, std::string> cases[] = {
+      {load + at("n.csv") + " --input-units solar", "--input-units applies to files that store"},
+      {load + at("n.bin") + " --input-units solar", "--input-units applies to files that store"},
+      {"info " + at("n.csv") + " --input-units solar", "--input-units"},
+      {load + at("n.csv") + " --components disk", "--components chooses"},
+      {"convert " + at("n.bin") + " " + at("o.csv") + " --components all", "--components"},
+      {"simulate --scene solar-system --seed 5 --steps 1", "--seed"},
+      {std::string(kSim) + " --steps 1 --steps-per-frame 4", "--steps-per-frame"},
+      {std::string(kSim) + " --steps 1 --precision float", "double precision only"},
+      {std::string(kSim) + " --steps 1 --integrator ''", "--integrator: an empty name"},
+      {std::string(kSim) + " --steps 1 --format agora", "--format requires --output"},
+      {"bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --csv ''", "--csv: an empty"},
+      {"bench --kernels cpu-reference --n 64 --steps 1 --repeats 1 --json ''", "--json: an empty"},
+      {"convert " + at("n.csv") + " ''", "out: an empty name"},
+      {"info ''", "file: an empty name"},
+      {"simulate --scene solar-system --small-bodies '' --steps 1", "--small-bodies: an empty"},
+  };
+  for (const auto& [args, what] : cases) {
+    SCOPED_TRACE(args);
+    const Result r = run(args);
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(what), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("ms/step"), std::string::npos) << "it ran: " << r.out;
+  }
+  // where they do apply they still work
+  for (const std::string& args :
+       {load + at("p.csv") + " --input-units solar", std::string(kSim) + " --seed 5 --steps 1",
+        std::string(kSim) + " --precision double --steps 1"}) {
+    SCOPED_TRACE(args);
+    const Result r = run(args);
+    EXPECT_EQ(r.rc, 0) << r.out;
+  }
+  if (run("--help").out.find("--screenshot") != std::string::npos) {
+    const std::string window = "env -u DISPLAY -u WAYLAND_DISPLAY " + kNbody;
+    for (const auto& [args, what] :
+         {std::pair<std::string, std::string>{" --scene plummer -n 64 --screenshot x.png",
+                                              "--smoke-test or --exit-after"},
+          {" --scene plummer -n 64 --stats ''", "--stats: an empty"},
+          {" render --scene plummer -n 64 --out ''", "--out: an empty"}}) {
+      SCOPED_TRACE(args);
+      std::FILE* p = ::popen((window + args + " 2>&1").c_str(), "r");
+      std::string out;
+      char buf[4096];
+      while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+        out.append(buf, n);
+      const int st = ::pclose(p);
+      EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 4) << out;
+      EXPECT_NE(out.find(what), std::string::npos) << out;
+    }
+  }
+}
+
+// issue 22, LOW: out of memory said only "std::bad_alloc"
+TEST_F(Cli, OutOfMemorySaysWhatToDo) {
+  // 60 million bodies in 400 MB of address space
+  const Result r = run("simulate --kernel cpu-reference --scene plummer -n 60000000 --steps 1",
+                       "ulimit -v 400000; ");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("out of memory"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("try fewer bodies"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
 }
 
 // issue 22, LOW: coincident bodies with a softening whose cube underflows are refused like 0

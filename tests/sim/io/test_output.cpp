@@ -311,6 +311,57 @@ TEST(Output, PlainCsvWithColumnHeaderLoads) {
   EXPECT_ERROR_MENTIONS([&] { io::load(d / "bad.csv", io::Format::Csv); }, "bad.csv:1", "'vz'");
 }
 
+// issue 22, "0 silent acceptances": --input-units for a file that states its units and
+// --components for a file without components did nothing; given by a person, they are errors
+TEST(Output, InputUnitsAndComponentsAFileHasNoUseForAreErrors) {
+  TempDir d;
+  Scene s = plummerish(10);
+  s.units = units::galactic();
+  for (auto [f, name] : {std::pair{io::Format::Csv, "n.csv"},
+                         {io::Format::Binary, "n.bin"},
+                         {io::Format::Agora, "n_agora"},
+                         {io::Format::TipsyXdr, "n.std"}})
+    io::save(s, d / name, f);
+  write_bytes(d / "plain.csv", "x,y,z,vx,vy,vz,m\n1,0,0,0,0.5,0,0.5\n-1,0,0,0,-0.5,0,0.5\n");
+  io::LoadOptions lo;
+  lo.input_units = units::solar();
+  lo.input_units_given = true;
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "n.csv", lo); }, "n.csv:1", "--input-units");
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "n.bin", lo); }, "n.bin", "--input-units");
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "n_agora", lo); }, "n_agora", "--input-units");
+  EXPECT_EQ(io::load(d / "plain.csv", lo).units.name, "solar");
+  EXPECT_EQ(io::load(d / "n.std", lo).units.name, "solar");
+  io::LoadOptions lc;
+  io::select_components(lc, {"all"});
+  lc.components_given = true;
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "n.csv", lc); }, "n.csv", "--components");
+  EXPECT_ERROR_MENTIONS([&] { io::load(d / "n.bin", lc); }, "n.bin", "--components");
+  EXPECT_EQ(io::load(d / "n.std", lc).bodies.size(), 10u);
+  EXPECT_GT(io::load(d / "n_agora", lc).bodies.size(), 0u);
+  // not given by a person (a default, or the window's later loads): no error
+  lo.input_units_given = false;
+  EXPECT_EQ(io::load(d / "n.csv", lo).units.name, "galactic");
+}
+
+// issue 22 (HIGH, its last sentence): a plain CSV with every field quoted, the column names too
+// (R's write.csv), was refused as "not a CSV nbody reads"; also without the .csv extension
+TEST(Output, PlainCsvWithQuotedColumnNamesLoads) {
+  TempDir d;
+  const std::string text =
+      "\"x\",\"y\",\"z\",\"vx\",\"vy\",\"vz\",\"m\"\n\"1\",\"0\",\"0\",\"0\",\"0.5\",\"0\","
+      "\"0.5\"\n-1,0,0,0,-0.5,0,0.5\n";
+  write_bytes(d / "r.csv", text);
+  write_bytes(d / "r.txt", text);
+  for (const char* f : {"r.csv", "r.txt"}) {
+    SCOPED_TRACE(f);
+    Scene s = io::load(d / f);
+    ASSERT_EQ(s.bodies.size(), 2u);
+    EXPECT_EQ(s.bodies.x[0], 1);
+    EXPECT_EQ(s.bodies.vy[0], 0.5);
+    EXPECT_EQ(s.bodies.m[1], 0.5);
+  }
+}
+
 // finding 5: loaders stream; the binary reader reads into the bodies (no whole-file buffer)
 TEST(Output, LargeBinaryAndCsvRoundTrip) {
   TempDir d;
