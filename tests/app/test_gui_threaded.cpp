@@ -101,7 +101,9 @@ TEST(GuiThreaded, DefaultStartShowsThousandsOfStars) {
   EXPECT_EQ(j["scene"], "galaxy-collision");
   EXPECT_EQ(j["kernel"], "cpu-barnes-hut");
   // (the start halves N while a step takes over 100 ms: a sanitizer build may start smaller)
-  if (!nbody::test::kSanitized) EXPECT_GE(j["n"].get<long>(), 4096);
+  if (!nbody::test::kSanitized) {
+    EXPECT_GE(j["n"].get<long>(), 4096);
+  }
   // rigid halos: every body a star but the two halos' centres
   EXPECT_GE(j["visible_bodies"].get<long>(), j["n"].get<long>() - 2);
   EXPECT_EQ(j["window"], nlohmann::json::array({1024, 768}));
