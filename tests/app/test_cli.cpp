@@ -15,6 +15,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/test_util.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -36,6 +38,7 @@ Result run(const std::string& args, const std::string& prefix = "") {
     r.out.append(buf, n);
   const int st = ::pclose(p);
   r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  EXPECT_FALSE(nbody::test::ubsan_report(r.out)) << r.out;
   return r;
 }
 

@@ -13,6 +13,8 @@
 
 #include <stb_image.h>
 
+#include "tests/test_util.hpp"
+
 namespace {
 
 const std::string kNbody = std::string(NBODY_BINARY_DIR) + "/bin/nbody";
@@ -88,6 +90,7 @@ TEST(GuiSmoke, NoDisplayPointsToHeadlessMode) {
   text.resize(std::fread(text.data(), 1, text.size(), f));
   std::fclose(f);
   EXPECT_NE(text.find("nbody render"), std::string::npos) << text;
+  EXPECT_FALSE(nbody::test::ubsan_report(text)) << text;
 }
 
 // issue 11: `nbody render` without --frames covers a collision's run length (in frames of the
@@ -107,6 +110,7 @@ TEST(GuiSmoke, RenderRunsACollisionThroughItsTails) {
     std::string text(1 << 16, '\0');
     text.resize(f ? std::fread(text.data(), 1, text.size(), f) : 0);
     if (f) std::fclose(f);
+    EXPECT_FALSE(nbody::test::ubsan_report(text)) << text;
     return std::make_pair(rc, text);
   };
   auto [rc, out] = run("");

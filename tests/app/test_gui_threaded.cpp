@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/backend.hpp"
+#include "tests/test_util.hpp"
 
 namespace {
 
@@ -99,7 +100,10 @@ TEST(GuiThreaded, DefaultStartShowsThousandsOfStars) {
   nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_EQ(j["scene"], "galaxy-collision");
   EXPECT_EQ(j["kernel"], "cpu-barnes-hut");
-  EXPECT_GE(j["n"].get<long>(), 4096);
+  // (the start halves N while a step takes over 100 ms: a sanitizer build may start smaller)
+  if (!nbody::test::kSanitized) {
+    EXPECT_GE(j["n"].get<long>(), 4096);
+  }
   // rigid halos: every body a star but the two halos' centres
   EXPECT_GE(j["visible_bodies"].get<long>(), j["n"].get<long>() - 2);
   EXPECT_EQ(j["window"], nlohmann::json::array({1024, 768}));

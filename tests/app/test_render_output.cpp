@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/test_util.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -37,6 +39,7 @@ Result render(const fs::path& out, const std::string& extra, const std::string& 
     r.out.append(buf, n);
   const int st = ::pclose(p);
   r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  EXPECT_FALSE(nbody::test::ubsan_report(r.out)) << r.out;
   return r;
 }
 

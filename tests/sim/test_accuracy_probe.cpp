@@ -8,6 +8,7 @@
 
 #include "sim/accuracy_probe.hpp"
 #include "sim/error.hpp"
+#include "tests/test_util.hpp"
 
 using namespace nbody;
 
@@ -20,8 +21,9 @@ Bodies cloud(std::size_t n) {
   return b;
 }
 
+// waits up to 10 s (times the sanitizers' slowdown)
 AccuracyReport wait_for(AccuracyProbe& p) {
-  for (int k = 0; k < 2000; ++k) {
+  for (int k = 0; k < 2000 * test::kTimeScale; ++k) {
     if (auto r = p.poll()) return *r;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }

@@ -151,7 +151,9 @@ TEST(Kepler, ConicsRoundTripAndReversibility) {
       // tp: of the nearest pericentre for an ellipse (modulo the period); none for a circle
       double dtp = back.tp - el.tp;
       if (e < 1) dtp = std::remainder(dtp, 2 * kPi * std::sqrt(std::pow(el.q / (1 - e), 3) / mu));
-      if (e > 0) EXPECT_NEAR(dtp, 0, 1e-6) << e << " " << t;
+      if (e > 0) {
+        EXPECT_NEAR(dtp, 0, 1e-6) << e << " " << t;
+      }
       // energy: v²/2 - mu/r = -mu (1 - e) / (2 q)
       const double r = std::hypot(s.r[0], s.r[1], s.r[2]);
       const double v2 = s.v[0] * s.v[0] + s.v[1] * s.v[1] + s.v[2] * s.v[2];
