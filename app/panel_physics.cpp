@@ -215,11 +215,25 @@ void physics_section(Viewer& v) {
   // short labels beside the fields ("N-body" for G = 1 units, whose names are T and L)
   const bool nbody_units = u.name == "henon";
   std::string dt_label = "dt [" + (nbody_units ? std::string("N-body") : time_label(u)) + "]";
-  double dt = ph.dt;
+  // the field shows |dt|; "backwards" gives it its sign
+  double dt = std::abs(ph.dt);
   if (ImGui::InputDouble(dt_label.c_str(), &dt, 0, 0, "%.4g") && dt > 0 && std::isfinite(dt)) {
-    ph.dt = dt;
+    ph.dt = ph.dt < 0 ? -dt : dt;
     edited = true;
   }
+  bool backwards = ph.dt < 0;
+  const IntegratorRow& row = find_integrator(ph.integrator);
+  ImGui::BeginDisabled(!row.time_reversible && !backwards);
+  if (ImGui::Checkbox("time runs backwards", &backwards)) {
+    ph.dt = backwards ? -std::abs(ph.dt) : std::abs(ph.dt);
+    edited = true;
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(row.time_reversible
+                          ? "dt < 0: the bodies retrace their paths (the integrator is "
+                            "time-reversible); untick to run forward again"
+                          : "this integrator is not time-reversible: it cannot run backwards");
   std::string eps_label =
       "softening [" + (nbody_units ? std::string("N-body") : length_label(u)) + "]";
   double eps = ph.softening;
