@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "app/progress.hpp"
+#include "app/state_file.hpp"
 
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
@@ -121,6 +122,9 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->group("Physics");
   cmd.add_flag("--pn", o.post_newtonian,
                "1PN (general-relativistic) correction of the Sun's gravity (needs physical units)")
+      ->group("Physics");
+  cmd.add_flag("--no-pn", o.no_post_newtonian,
+               "drop the 1PN term a loaded state records (--load continues it otherwise)")
       ->group("Physics");
   // small bodies
   cmd.add_option("--small-bodies", o.small_bodies,
@@ -295,6 +299,10 @@ io::RunRecord run_record(const Simulation& sim, const SimParams& p,
   r.steps = (before ? before->steps : 0) + sim.steps_done();
   r.kernel = sim.kernel();
   r.integrator = recorded_integrator(p);
+  // the kernel choice, so that --load restores it
+  r.precision = precision_name(sim.precision());
+  r.gpus = p.gpus;
+  r.tunables = p.tunables;
   return r;
 }
 
@@ -406,6 +414,8 @@ void continue_integrator(const io::RunRecord& run, const LaunchOptions& o, Integ
   } catch (const Error&) {
   }
   if (o.integrator.empty() && recorded) p.integrator = *recorded;
+  // the 1PN term continues unless --no-pn drops it
+  if (pn && !o.no_post_newtonian) p.post_newtonian = true;
   const std::string now = recorded_integrator(p);
   if (recorded == p.integrator && pn == p.post_newtonian) {
     if (o.integrator.empty() && p.integrator != scene)
@@ -414,14 +424,33 @@ void continue_integrator(const io::RunRecord& run, const LaunchOptions& o, Integ
   }
   note("records integrator " + io::detail::quote(run.integrator) + " for its " +
        std::to_string(run.steps) + " steps; this run uses " + now +
-       (pn && !p.post_newtonian ? " (give --pn to keep the 1PN term)" : "") +
+       (pn && !p.post_newtonian ? " (--no-pn dropped the 1PN term)" : "") +
        ", and an output records " + now + " for all the steps");
+}
+
+// the kernel, precision, GPUs and tunables a loaded state records, each unless the command line
+// gives it; a kernel this machine cannot run falls back to the one picked for the scene
+void restore_kernel_choice(const io::RunRecord& run, const LaunchOptions& o, Launch& l,
+                           SimParams& p) {
+  const KernelChoice c = restore_choice(run, p.kernel, [&](const std::string& m) {
+    std::fprintf(stderr, "nbody: note: %s: %s\n", o.load.c_str(), m.c_str());
+  });
+  if (o.kernel.empty()) {
+    if (c.kernel == run.kernel) l.kernel_reason = "the kernel " + o.load + " records";
+    p.kernel = c.kernel;
+  }
+  if (p.kernel != c.kernel) return;  // another kernel named: its own defaults
+  if (o.precision.empty() && !run.precision.empty()) p.precision = c.precision;
+  if (o.gpus == "1") p.gpus = c.gpus;
+  p.tunables = c.tunables;  // --theta etc. are applied on top
 }
 
 }  // namespace
 
-Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_t cpu_default_n) {
+Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
+                   std::size_t cpu_default_n) {
   Launch l;
+  LaunchOptions o = given;
   // the kernel first: the default N depends on whether it runs on a GPU
   SimParams& p = l.params;
   p.kernel = o.kernel.empty() ? default_kernel() : o.kernel;
@@ -488,6 +517,8 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
     p.kernel = c.kernel;
     l.kernel_reason = c.reason;
   }
+  // a saved state restores its kernel choice where the command line names none
+  if (l.loaded_run && !l.loaded_run->kernel.empty()) restore_kernel_choice(*l.loaded_run, o, l, p);
   const KernelInfo& chosen = find_kernel(p.kernel);
   if (!chosen.supports_float) {
     if (o.precision == "float")
@@ -498,6 +529,7 @@ Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n, std::size_
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
   p.post_newtonian = o.post_newtonian;
+  if (o.post_newtonian && o.no_post_newtonian) fail("--pn and --no-pn contradict each other");
   if (l.loaded_run && !l.loaded_run->integrator.empty())
     continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
   // c in the scene's units

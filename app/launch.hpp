@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +33,10 @@ struct LaunchOptions {
   /// options are generated from the kernel table (see add_tunable_options()).
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
-  std::string gpus = "1";       ///< --gpus: a number of GPUs or "all"
-  std::string integrator;       ///< leapfrog or yoshida4; empty: the scene's default
-  bool post_newtonian = false;  ///< 1PN correction of the Sun's gravity
+  std::string gpus = "1";          ///< --gpus: a number of GPUs or "all"
+  std::string integrator;          ///< leapfrog or yoshida4; empty: the scene's default
+  bool post_newtonian = false;     ///< 1PN correction of the Sun's gravity
+  bool no_post_newtonian = false;  ///< --no-pn: drop the 1PN term a loaded state records
   // small bodies (JPL SBDB JSON) added to a scene of the real sky
   std::vector<std::string> small_bodies;        ///< files
   std::vector<std::string> small_body_classes;  ///< SBDB classes to keep (all when empty)

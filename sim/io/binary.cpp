@@ -1,9 +1,12 @@
 // Native binary: a 304-byte little-endian header, then the arrays x, y, z, vx, vy, vz, m
 // (double) and component (uint8), then optional names (uint16 length + bytes each) and an
 // optional run record (f64 elapsed time, u64 steps, kernel and integrator as u16 length +
-// bytes); header flags bit 0 and bit 1 say which follow.
+// bytes); header flags bit 0 and bit 1 say which follow. Version 2 adds flag bit 2: the saved
+// state follows the run record (precision as u16 length + bytes, i32 GPUs, then the tunables and
+// the view as u16 count + (u16 length + key bytes, f64 value) each). A file without the state is
+// written as version 1, so older programs read it.
 //
-//   0 magic "NBODYBIN"   8 u32 version (1)   12 u32 flags (bit 0: names follow)   16 u64 N
+//   0 magic "NBODYBIN"   8 u32 version (1 or 2)   12 u32 flags (bit 0: names follow)   16 u64 N
 //  24 f64 G   32 f64 length_m   40 f64 mass_kg   48 f64 time_s
 //  56 f64 dt  64 f64 softening  72 f64 camera distance
 //  80 char[32] units id, length, mass, time, velocity labels (NUL-padded)
@@ -24,11 +27,12 @@ namespace nbody::io {
 namespace {
 
 constexpr char kMagic[8] = {'N', 'B', 'O', 'D', 'Y', 'B', 'I', 'N'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // the newest; 1 has no state flag
 constexpr std::size_t kHeader = 304;
 constexpr std::size_t kBytesPerBody = 7 * 8 + 1;
 constexpr std::uint32_t kFlagNames = 1;
 constexpr std::uint32_t kFlagRun = 2;
+constexpr std::uint32_t kFlagState = 4;  // version 2
 
 // a NUL-padded fixed-size label; false when it has no terminating NUL
 bool read_label(const unsigned char* p, std::size_t n, std::string& out) {
@@ -43,6 +47,61 @@ void write_label(std::string& out, const std::string& s, std::size_t n, const ch
     fail("cannot write binary: ", what, " '", s, "' is longer than ", n - 1, " bytes");
   out += s;
   out.append(n - s.size(), '\0');
+}
+
+// the saved state after the run record (version 2, flag bit 2)
+template <class Take, class Text>
+void read_state(RunRecord& run, Take& take, Text& text, const detail::ByteSource& src,
+                const std::string& source) {
+  using detail::load;
+  text("saved state", SIZE_MAX, run.precision);
+  if (!run.precision.empty() && run.precision != "float" && run.precision != "double")
+    fail(source, ": saved state precision ", detail::quote(run.precision),
+         " is not float or double");
+  unsigned char g[4];
+  src.read(take(4, "saved state", SIZE_MAX), g, 4);
+  run.gpus = load<std::int32_t>(g, false);
+  if (run.gpus < 0 || run.gpus > 4096)
+    fail(source, ": saved state GPUs ", run.gpus, " is not a number of GPUs (0: all)");
+  for (auto* m : {&run.tunables, &run.view}) {
+    const char* what = m == &run.tunables ? "saved state tunables" : "saved state view";
+    unsigned char c[2];
+    src.read(take(2, what, SIZE_MAX), c, 2);
+    const std::size_t count = std::size_t(c[0] | (c[1] << 8));
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string key;
+      text(what, SIZE_MAX, key);
+      unsigned char v[8];
+      src.read(take(8, what, SIZE_MAX), v, 8);
+      const double value = load<double>(v, false);
+      if (!detail::valid_map_key(key) || !std::isfinite(value) || !m->emplace(key, value).second)
+        fail(source, ": ", what, " entry ", detail::quote(key),
+             " is not a unique key of [A-Za-z0-9_.-] with a finite value");
+    }
+  }
+}
+
+void write_text(std::string& buf, const std::string& t, const char* what) {
+  if (t.size() > 0xFFFF) fail("cannot write binary: ", what, " longer than 65535 bytes");
+  detail::store<std::uint16_t>(buf, static_cast<std::uint16_t>(t.size()), false);
+  buf += t;
+}
+
+void write_state(std::string& buf, const RunRecord& run) {
+  using detail::store;
+  write_text(buf, run.precision, "precision");
+  store<std::int32_t>(buf, run.gpus, false);
+  for (const auto* m : {&run.tunables, &run.view}) {
+    if (m->size() > 0xFFFF) fail("cannot write binary: more than 65535 tunables or view keys");
+    store<std::uint16_t>(buf, static_cast<std::uint16_t>(m->size()), false);
+    for (const auto& [key, value] : *m) {
+      if (!detail::valid_map_key(key))
+        fail("cannot write binary: run record key ", detail::quote(key),
+             " is not made of letters, digits, '_', '.' and '-'");
+      write_text(buf, key, "key");
+      store<double>(buf, value, false);
+    }
+  }
 }
 
 }  // namespace
@@ -71,10 +130,14 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
   const auto version = load<std::uint32_t>(p + 8, false);
   const auto flags = load<std::uint32_t>(p + 12, false);
   const auto n64 = load<std::uint64_t>(p + 16, false);
-  if (version != kVersion) {
-    fail(source, ": unsupported binary version ", version, " (this program reads ", kVersion, ")");
+  if (version != 1 && version != kVersion) {
+    fail(source, ": unsupported binary version ", version, " (this program reads 1 to ", kVersion,
+         ")");
   }
-  if (flags & ~(kFlagNames | kFlagRun)) fail(source, ": unknown header flags 0x", std::hex, flags);
+  const std::uint32_t known = kFlagNames | kFlagRun | (version >= 2 ? kFlagState : 0);
+  if (flags & ~known) fail(source, ": unknown header flags 0x", std::hex, flags);
+  if ((flags & kFlagState) && !(flags & kFlagRun))
+    fail(source, ": header flags a saved state without a run record");
   if (n64 == 0) fail(source, ": header says N = 0 (no bodies)");
   // the counts must fit in the file and in memory before anything is allocated
   const std::size_t avail = size - kHeader;
@@ -187,6 +250,7 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
     run.steps = static_cast<long long>(steps);
     text("run record", SIZE_MAX, run.kernel);
     text("run record", SIZE_MAX, run.integrator);
+    if (flags & kFlagState) read_state(run, take, text, src, source);
     if (opt.run) *opt.run = run;
   }
   if (off != size) fail(source, ": ", size - off, " unexpected bytes at the end");
@@ -209,8 +273,11 @@ void write_binary(std::ostream& out, const Scene& s, const std::optional<RunReco
   std::string h;
   h.reserve(kHeader);
   h.append(kMagic, 8);
-  store<std::uint32_t>(h, kVersion, false);
-  store<std::uint32_t>(h, (b.name.empty() ? 0 : kFlagNames) | (run ? kFlagRun : 0), false);
+  const bool state = run && run->has_state();
+  store<std::uint32_t>(h, state ? kVersion : 1, false);
+  store<std::uint32_t>(
+      h, (b.name.empty() ? 0 : kFlagNames) | (run ? kFlagRun : 0) | (state ? kFlagState : 0),
+      false);
   store<std::uint64_t>(h, n, false);
   for (double v : {u.G, u.length_m, u.mass_kg, u.time_s, s.dt, s.softening, s.camera_distance}) {
     store<double>(h, v, false);
@@ -251,6 +318,7 @@ void write_binary(std::ostream& out, const Scene& s, const std::optional<RunReco
       store<std::uint16_t>(buf, static_cast<std::uint16_t>(t->size()), false);
       buf += *t;
     }
+    if (state) write_state(buf, *run);
   }
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
   if (!out) fail("cannot write binary (write error)");

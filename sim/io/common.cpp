@@ -58,10 +58,17 @@ std::optional<Format> format_from_extension(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return std::tolower(c); });
-  if (ext == ".csv") return Format::Csv;
-  if (ext == ".bin" || ext == ".nbody") return Format::Binary;
-  if (ext == ".tipsy" || ext == ".std") return Format::TipsyXdr;
+  // .json is recognised by its content (detect_format), never written
+  for (const auto& [e, f] : extension_table())
+    if (ext == e && f != Format::Sbdb) return f;
   return std::nullopt;
+}
+
+const std::vector<std::pair<std::string, Format>>& extension_table() {
+  static const std::vector<std::pair<std::string, Format>> table = {
+      {".csv", Format::Csv},        {".bin", Format::Binary},   {".nbody", Format::Binary},
+      {".tipsy", Format::TipsyXdr}, {".std", Format::TipsyXdr}, {".json", Format::Sbdb}};
+  return table;
 }
 
 void select_components(LoadOptions& opt, const std::vector<std::string>& names,

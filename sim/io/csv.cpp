@@ -2,6 +2,7 @@
 // column header, then rows x,y,z,vx,vy,vz,m[,component[,name]].
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <deque>
 #include <istream>
@@ -22,10 +23,10 @@ constexpr int kColumnCount = 9;
 constexpr const char* kColumns[kColumnCount] = {"x",  "y", "z",         "vx",  "vy",
                                                 "vz", "m", "component", "name"};
 // every key the '# nbody csv' header may hold
-constexpr const char* kHeaderKeys[] = {"units",     "length",     "mass",   "time",    "velocity",
-                                       "length_m",  "mass_kg",    "time_s", "G",       "dt",
-                                       "softening", "camera",     "name",   "elapsed", "steps",
-                                       "kernel",    "integrator", "halos"};
+constexpr const char* kHeaderKeys[] = {
+    "units",      "length", "mass",      "time",   "velocity", "length_m", "mass_kg", "time_s",
+    "G",          "dt",     "softening", "camera", "name",     "elapsed",  "steps",   "kernel",
+    "integrator", "halos",  "precision", "gpus",   "tunables", "view"};
 
 // rigid halos as "profile:mass:scale:cut:anchor" separated by ';' (anchor: body row from 0)
 std::string format_halos(const std::vector<RigidHalo>& halos) {
@@ -343,8 +344,55 @@ std::string run_header(const Scene& s, const std::optional<RunRecord>& run) {
     h += " elapsed=" + format_double(run->time) + " steps=" + std::to_string(run->steps);
     if (!run->kernel.empty()) h += " kernel=" + quote_value(run->kernel);
     if (!run->integrator.empty()) h += " integrator=" + quote_value(run->integrator);
+    if (run->has_state()) {
+      if (!run->precision.empty()) h += " precision=" + quote_value(run->precision);
+      h += " gpus=" + std::to_string(run->gpus);
+      if (!run->tunables.empty()) h += " tunables=" + quote_value(format_map(run->tunables));
+      if (!run->view.empty()) h += " view=" + quote_value(format_map(run->view));
+    }
   }
   return h;
+}
+
+std::string format_map(const std::map<std::string, double>& m) {
+  std::string out;
+  for (const auto& [key, value] : m) {
+    if (!valid_map_key(key))
+      fail("cannot write the run record: key ", quote(key),
+           " is not made of letters, digits, '_', '.' and '-'");
+    out += (out.empty() ? "" : ";") + key + ":" + format_double(value);
+  }
+  return out;
+}
+
+bool valid_map_key(const std::string& key) {
+  if (key.empty() || key.size() > 200) return false;
+  for (char c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
+      return false;
+  return true;
+}
+
+std::map<std::string, double> parse_map(const std::string& text, const std::string& what,
+                                        const std::string& where) {
+  std::map<std::string, double> m;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(';', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(at, end - at);
+    const std::size_t colon = item.find(':');
+    double v = 0;
+    if (colon == std::string::npos || !valid_map_key(item.substr(0, colon)) ||
+        !parse_double(std::string_view(item).substr(colon + 1), v) || !std::isfinite(v))
+      fail(where, ": header value ", what, ": entry ", quote(item),
+           " is not KEY:NUMBER (a finite number)");
+    if (!m.emplace(item.substr(0, colon), v).second)
+      fail(where, ": header value ", what, ": key ", quote(item.substr(0, colon)),
+           " appears twice");
+    at = end + 1;
+  }
+  return m;
 }
 
 void read_run(const std::map<std::string, std::string>& kv, RunRecord* run,
@@ -362,6 +410,21 @@ void read_run(const std::map<std::string, std::string>& kv, RunRecord* run,
   }
   if (auto it = kv.find("kernel"); it != kv.end()) r.kernel = it->second;
   if (auto it = kv.find("integrator"); it != kv.end()) r.integrator = it->second;
+  // the saved state
+  if (auto it = kv.find("precision"); it != kv.end()) {
+    if (it->second != "float" && it->second != "double")
+      fail(where, ": header value precision=", quote(it->second), " is not float or double");
+    r.precision = it->second;
+  }
+  if (auto it = kv.find("gpus"); it != kv.end()) {
+    double v = 0;
+    if (!parse_double(it->second, v) || !(v >= 0) || v > 4096 || v != std::floor(v))
+      fail(where, ": header value gpus=", quote(it->second), " is not a number of GPUs (0: all)");
+    r.gpus = static_cast<int>(v);
+  }
+  if (auto it = kv.find("tunables"); it != kv.end())
+    r.tunables = parse_map(it->second, "tunables", where);
+  if (auto it = kv.find("view"); it != kv.end()) r.view = parse_map(it->second, "view", where);
   if (run) *run = r;
 }
 
@@ -457,7 +520,8 @@ Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& o
           if (!ok)
             fail(where, ": unknown header key ", detail::quote(key),
                  " (known: units, length, mass, time, velocity, length_m, mass_kg, time_s, G, dt, "
-                 "softening, camera, name, elapsed, steps, kernel, integrator, halos)");
+                 "softening, camera, name, elapsed, steps, kernel, integrator, halos, precision, "
+                 "gpus, tunables, view)");
         }
         s.units = units_from_header(kv, where);
         auto num = [&](const char* k, double& out, bool& have) {

@@ -155,7 +155,16 @@ std::map<std::string, std::string> parse_header_pairs(std::string_view s, std::s
 /// " G=... dt=... softening=..." and, with a run, " elapsed=... steps=... kernel=...
 /// integrator=...", for the CSV and AGORA headers.
 std::string run_header(const Scene& s, const std::optional<RunRecord>& run);
-/// Reads elapsed, steps, kernel and integrator into *run (when run is not null).
+/// "key:value;key:value" (values as format_double()); throws nbody::Error on a key that is not
+/// valid_map_key().
+std::string format_map(const std::map<std::string, double>& m);
+/// A key of a run record's map: 1..200 of [A-Za-z0-9_.-].
+bool valid_map_key(const std::string& key);
+/// Parses format_map()'s text; throws nbody::Error naming `where` and the header key `what`.
+std::map<std::string, double> parse_map(const std::string& text, const std::string& what,
+                                        const std::string& where);
+/// Reads elapsed, steps, kernel, integrator and the saved state (precision, gpus, tunables,
+/// view) into *run (when run is not null).
 void read_run(const std::map<std::string, std::string>& kv, RunRecord* run,
               const std::string& where);
 

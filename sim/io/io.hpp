@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/scene.hpp"
@@ -35,7 +37,18 @@ struct RunRecord {
   double time = 0;         ///< elapsed time in the scene's time unit
   long long steps = 0;     ///< steps done
   std::string kernel;      ///< force kernel, e.g. "cpu-symmetric"
-  std::string integrator;  ///< e.g. "leapfrog-kdk"
+  std::string integrator;  ///< e.g. "leapfrog-kdk"; "+1pn" appended with the 1PN term
+  // the rest of a saved state (save_state()); empty in files written before it existed
+  std::string precision;  ///< "float" or "double"; empty: not recorded
+  int gpus = 1;           ///< GPUs a GPU kernel ran on (0: every device)
+  /// The kernel's tunables by key (KernelChoice::tunables); keys are [A-Za-z0-9_.-].
+  std::map<std::string, double> tunables;
+  /// Opaque to sim/: what the window shows (its camera: target, distance, yaw, pitch, follow).
+  std::map<std::string, double> view;
+  /// True when any of the saved-state fields above is set (written only then).
+  bool has_state() const {
+    return !precision.empty() || gpus != 1 || !tunables.empty() || !view.empty();
+  }
 };
 
 struct LoadOptions {
@@ -105,6 +118,20 @@ void write_file(const std::string& path, std::string_view bytes);
 /// handlers, which then re-raise the signal.
 void remove_temp_files() noexcept;
 
+/// A whole state: the bodies as they are now (with dt, ε and G of the run in the scene) and
+/// everything about the run that restores it (RunRecord).
+struct SavedState {
+  Scene scene;
+  RunRecord run;
+};
+/// Writes `current` and `run` to `path` in the native format its extension names (.csv or
+/// .bin/.nbody), atomically through write_file(); throws nbody::Error naming the path when the
+/// extension names another format or none.
+void save_state(const std::string& path, const Scene& current, const RunRecord& run);
+/// Reads a file written by save_state() (or any native CSV/binary file: what it does not record
+/// keeps RunRecord's defaults). Throws nbody::Error naming the file.
+SavedState load_state(const std::string& path, const LoadOptions& opt = {});
+
 /// Parses native CSV text from a stream; `source` names it in error messages.
 Scene read_csv(std::istream& in, const std::string& source);
 
@@ -154,6 +181,9 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt 
 /// (= Tipsy stars and AGORA disk + bulge), dark, all. Throws nbody::Error naming `what`.
 void select_components(LoadOptions& opt, const std::vector<std::string>& names,
                        const std::string& what = "--components");
+/// The file name extensions (lower case, with the dot) and the format each implies: .csv,
+/// .bin/.nbody, .tipsy/.std, .json (an SBDB query result); AGORA is a directory.
+const std::vector<std::pair<std::string, Format>>& extension_table();
 /// Format implied by a file name's extension (.csv, .bin/.nbody, .tipsy/.std), if any.
 std::optional<Format> format_from_extension(const std::string& path);
 

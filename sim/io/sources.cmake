@@ -7,4 +7,5 @@ target_sources(nbody_sim PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/agora.cpp
   ${CMAKE_CURRENT_LIST_DIR}/format.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/state.cpp
 )

@@ -329,9 +329,45 @@ TEST_F(Cli, ContinuedRunKeepsTheRecordedIntegrator) {
   r = run("simulate --kernel cpu-reference --scene sun-earth-moon --pn --steps 2 -o " +
           at("pn.bin"));
   ASSERT_EQ(r.rc, 0) << r.out;
-  r = run("simulate --kernel cpu-reference --load " + at("pn.bin") + " --steps 2");
+  // issue 19: a loaded state continues its 1PN term; --no-pn drops it and says so
+  r = run("simulate --kernel cpu-reference --load " + at("pn.bin") + " --steps 2 -o " +
+          at("pn2.csv"));
   ASSERT_EQ(r.rc, 0) << r.out;
-  EXPECT_NE(r.out.find("give --pn to keep the 1PN term"), std::string::npos) << r.out;
+  EXPECT_NE(read(at("pn2.csv")).find("+1pn"), std::string::npos);
+  r = run("simulate --kernel cpu-reference --load " + at("pn.bin") + " --no-pn --steps 2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("--no-pn dropped the 1PN term"), std::string::npos) << r.out;
+}
+
+// issue 19, item 6: a saved state restores the kernel choice (kernel, precision, tunables)
+// unless the command line gives it; a kernel this machine lacks falls back with a notice
+TEST_F(Cli, LoadedStateRestoresTheKernelChoice) {
+  Result r =
+      run("simulate --scene plummer -n 64 --kernel cpu-barnes-hut --precision double "
+          "--theta 0.3 --steps 2 -o " +
+          at("s.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const std::string head = read(at("s.csv")).substr(0, 600);
+  EXPECT_NE(head.find("precision=double"), std::string::npos) << head;
+  EXPECT_NE(head.find("theta:0.3"), std::string::npos) << head;
+  r = run("simulate --load " + at("s.csv") + " --steps 2 -o " + at("t.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("kernel cpu-barnes-hut (double)"), std::string::npos) << r.out;
+  EXPECT_NE(read(at("t.csv")).find("theta:0.3"), std::string::npos);
+  // the command line wins
+  r = run("simulate --load " + at("s.csv") + " --theta 0.5 --precision float --steps 1 -o " +
+          at("u.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("kernel cpu-barnes-hut (float)"), std::string::npos) << r.out;
+  EXPECT_NE(read(at("u.csv")).find("theta:0.5"), std::string::npos);
+  // a GPU kernel on a machine without one (or a kernel this build lacks)
+  std::string text = read(at("s.csv"));
+  text.replace(text.find("kernel=cpu-barnes-hut"), 21, "kernel=no-such-kernel");
+  write(at("g.csv"), text);
+  r = run("simulate --load " + at("g.csv") + " --steps 1");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("saved with kernel 'no-such-kernel'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("it continues on"), std::string::npos) << r.out;
 }
 
 // issue 22, finding 3: an AGORA output from Hénon units and a binary output with a 70 KB name

@@ -1,0 +1,83 @@
+#pragma once
+// The file browser's model (issue 19, item 6), without ImGui: a folder listed as its folders
+// then its files of known formats, a path that can be edited, and the recent files. The widget
+// (file_browser_ui.cpp) draws it; tests drive the model on a temporary tree.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nbody::app {
+
+/// One row of a listed folder.
+struct BrowserEntry {
+  std::string name;         ///< file or folder name ("..": the parent)
+  std::string path;         ///< the full path
+  bool folder = false;      ///< a folder (or the parent entry)
+  bool agora = false;       ///< a folder that is an AGORA directory (holds disk/bulge/halo/gas.dat)
+  std::uintmax_t size = 0;  ///< bytes, files only
+};
+
+/// What the browser shows: a folder, its entries, the recent files, and what went wrong.
+class FileBrowser {
+ public:
+  /// `extensions`: the file name endings listed (lower case with the dot; empty: the formats of
+  /// io::extension_table()); `recent_file`: where the recent files are kept (empty:
+  /// recent_files_path()).
+  explicit FileBrowser(std::vector<std::string> extensions = {}, std::string recent_file = {});
+
+  /// Lists `folder` (made absolute and normal): the parent entry, then folders, then files with
+  /// a listed extension, each sorted case-insensitively; hidden entries (".name") are skipped.
+  /// An unreadable or missing folder keeps the old listing and sets message(); returns whether
+  /// the folder was listed.
+  bool open(const std::string& folder);
+  /// Lists the folder again (after a save).
+  bool refresh() { return open(folder_); }
+  /// Goes to the parent folder.
+  bool up();
+  /// Acts on a typed path: a folder is opened; a file (existing or not, in an existing folder)
+  /// opens its folder and becomes the selected name. Returns false with message() on a path
+  /// whose folder does not exist.
+  bool set_path(const std::string& path);
+  /// Chooses an entry: a folder (not AGORA) is opened and false returned; a file or an AGORA
+  /// folder becomes the selection and true is returned.
+  bool choose(const BrowserEntry& e);
+
+  const std::string& folder() const { return folder_; }
+  const std::vector<BrowserEntry>& entries() const { return entries_; }
+  /// The file name in the name field (Save) or the chosen entry (Load).
+  std::string& name() { return name_; }
+  const std::string& name() const { return name_; }
+  /// folder()/name(), or "" when the name is empty.
+  std::string selected_path() const;
+  /// The last problem (unreadable folder, corrupt recent list), "" when none; one line.
+  const std::string& message() const { return message_; }
+  void clear_message() { message_.clear(); }
+
+  /// Recent files, newest first, at most kRecent; read from the JSON file at construction
+  /// (a corrupt file is ignored, message() says so).
+  const std::vector<std::string>& recent() const { return recent_; }
+  /// Puts `path` (made absolute) first in the recent files and writes the list; a write that
+  /// fails sets message() and returns false.
+  bool remember(const std::string& path);
+  static constexpr std::size_t kRecent = 10;
+
+ private:
+  void load_recent();
+  std::vector<std::string> extensions_;
+  std::string recent_file_;
+  std::string folder_;
+  std::vector<BrowserEntry> entries_;
+  std::string name_;
+  std::string message_;
+  std::vector<std::string> recent_;
+};
+
+/// $XDG_CONFIG_HOME/nbody/recent.json, else ~/.config/nbody/recent.json ("" without HOME).
+std::string recent_files_path();
+
+/// Whether `a` sorts before `b` ignoring case (ASCII), ties broken by the exact bytes.
+bool less_ignoring_case(const std::string& a, const std::string& b);
+
+}  // namespace nbody::app

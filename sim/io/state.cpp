@@ -1,0 +1,41 @@
+// Whole saved states: the bodies and the run record (time, steps, kernel choice, view) in the
+// native CSV or binary format.
+#include <string>
+
+#include "sim/error.hpp"
+#include "sim/io/detail.hpp"
+
+namespace nbody::io {
+
+namespace {
+
+// the native format `path`'s extension names; other formats cannot hold a state
+Format state_format(const std::string& path) {
+  const std::optional<Format> f = format_from_extension(path);
+  if (!f || (*f != Format::Csv && *f != Format::Binary))
+    fail(path,
+         ": a saved state is written in the native format, so the name must end in .csv or .bin "
+         "(",
+         f ? std::string(format_name(*f)) + " cannot hold the run record" : "no known extension",
+         ")");
+  return *f;
+}
+
+}  // namespace
+
+void save_state(const std::string& path, const Scene& current, const RunRecord& run) {
+  SaveOptions so;
+  so.run = run;
+  save(current, path, state_format(path), so);
+}
+
+SavedState load_state(const std::string& path, const LoadOptions& opt) {
+  SavedState st;
+  LoadOptions lo = opt;
+  lo.run = &st.run;
+  st.scene = load(path, lo);
+  if (opt.run) *opt.run = st.run;
+  return st;
+}
+
+}  // namespace nbody::io
