@@ -221,3 +221,26 @@ TEST(SimulationEdit, CostAtAMillion) {
               sim.size(), ms(t1 - t0).count(), ms(t2 - t1).count(), ms(t3 - t2).count());
   EXPECT_EQ(sim.size(), std::size_t{1} << 20);
 }
+
+TEST(ReplayGpu, RewindAndReplayIsBitwise) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cuda_device_summary();
+  for (const KernelInfo& k : kernel_table()) {
+    if (!k.gpu || k.lesson) continue;
+    for (Integrator integ : {Integrator::Leapfrog, Integrator::Yoshida4}) {
+      const SimParams p = params(k.name, integ, Precision::Float);
+      Simulation sim(cluster(3000), p);
+      run(sim, p, 40, 10);
+      const Snapshot at40 = sim.snapshot();
+      run(sim, p, 60, 10);
+      const Bodies end = sim.bodies();
+      for (int batch : {10, 7}) {
+        sim.restore(at40);
+        run(sim, p, 60, batch);
+        const ::testing::AssertionResult same = bitwise_equal(sim.bodies(), end);
+        std::printf("%s %s batch %d: %s\n", k.name.c_str(), integrator_name(integ), batch,
+                    same ? "bitwise" : same.message());
+        EXPECT_TRUE(same) << k.name << " " << integrator_name(integ) << " batch " << batch;
+      }
+    }
+  }
+}
