@@ -56,6 +56,8 @@ void register_gui_commands(CLI::App& app) {
                  "tree kernels: start with the tree's cells drawn as boxes down to DEPTH (0..8)")
       ->check(CLI::Range(0, 8))
       ->group("Window");
+  app.add_flag("--paused", g.paused, "start paused (Space or the panel runs the simulation)")
+      ->group("Window");
   app.add_flag("--projector", g.projector,
                "projector mode: larger text and a high-contrast panel (also in Display)")
       ->group("Window");

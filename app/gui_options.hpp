@@ -19,6 +19,7 @@ struct GuiOptions {
   double debug_step_delay_ms = 0;  ///< sleep per batch of steps (tests of a slow simulation)
   double target_step_ms = 20;      ///< the start-up measurement aims at this step time
   int tree_cells = -1;  ///< >= 0: tree kernels start with their cells drawn to this depth
+  bool paused = false;  ///< start paused (Space runs)
 };
 
 /// The process-wide window options.

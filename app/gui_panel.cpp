@@ -107,6 +107,12 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   };
   open("scene");
   if (ImGui::CollapsingHeader("Scene")) scene_section(v, s);
+  open("tools");
+  if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) tools_section(v, s);
+  if (!v.selection.empty() || !v.pinned.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Inspector")) inspector_section(v);
+  open("timeline");
+  if (ImGui::CollapsingHeader("Timeline")) timeline_section(v);
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(v);
   if (ImGui::CollapsingHeader("Physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(v);
   open("display");
@@ -207,6 +213,11 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
     dl->AddText(at, IM_COL32(240, 240, 240, 255), l.c_str());
     y += ts.y + 2;
   }
+  edit_overlays(v, s, width, height);
+}
+
+bool panel_key(Viewer& viewer, PanelState& state, int key, bool ctrl, bool shift) {
+  return edit_key(viewer, state, key, ctrl, shift);
 }
 
 }  // namespace nbody::app

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gestures.hpp"
 #include "app/gui_viewer.hpp"
 
 namespace nbody::app {
@@ -38,10 +39,15 @@ struct PanelState {
   // the Classroom comparison: what can be compared on this machine and which are ticked
   std::vector<CompareEntry> compare_entries;
   std::vector<char> compare_pick;
+  /// The mouse on the view: the tool in hand and what Add places (the Tools section edits them).
+  Gestures gestures;
 };
 
 /// Draws the panel at the left of a width×height window.
 void draw_panel(Viewer& viewer, PanelState& state, int width, int height);
+/// The hands-on keys (A, V, M, C, Del, Ctrl+Z, Ctrl+Y); true when `key` (a GLFW key code) was
+/// one of them.
+bool panel_key(Viewer& viewer, PanelState& state, int key, bool ctrl, bool shift);
 /// Draws the overlays on the 3D view: body names, scale bar, date and speed, run status.
 void draw_overlays(Viewer& viewer, const PanelState& state, int width, int height);
 

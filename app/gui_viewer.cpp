@@ -145,6 +145,16 @@ SimControls Viewer::controls() const {
   c.tree_depth = tree_depth;
   c.debug_step_delay_ms = debug_step_delay_ms;
   c.device_output_ok = path_ == DataPath::Interop;
+  // the cards of the selected and pinned bodies (at most 16)
+  for (const auto* list : {&pinned, &selection})
+    for (std::size_t i : *list)
+      if (c.inspect.size() < 16 &&
+          std::find(c.inspect.begin(), c.inspect.end(), i) == c.inspect.end())
+        c.inspect.push_back(i);
+  c.merge = merge;
+  c.merge_rule = merge_rule;
+  c.probe = probe;
+  c.timeline_budget = static_cast<std::size_t>(std::max(timeline_budget_mb, 0)) << 20;
   return c;
 }
 
@@ -153,6 +163,10 @@ SimControls Viewer::controls() const {
 void Viewer::send_requests() {
   PendingRequest r = pending;
   pending = {};
+  // in the order the person made them
+  for (SimRequest& q : queued_)
+    runner_->request(std::move(q));
+  queued_.clear();
   if (r.make_preset) {
     SimRequest q;
     q.kind = SimRequest::Kind::Scene;
@@ -215,6 +229,7 @@ void Viewer::send_requests() {
 void Viewer::adopt_state(const SimUpdate& u) {
   if (state_.scene_serial != seen_scene_) on_new_scene();
   if (state_.reset_serial != seen_reset_) on_reset();
+  adopt_edits();
   // the simulation owns the physics and the kernel: the panel shows what runs once the
   // simulation has handled every request this viewer sent
   if (state_.physics_requests >= physics_sent_ && !pending.physics) shown_physics_.reset();
@@ -293,15 +308,16 @@ void Viewer::adopt_state(const SimUpdate& u) {
   }
 }
 
-void Viewer::on_new_scene() {
-  seen_scene_ = state_.scene_serial;
-  const Scene& s = *state_.scene;
+// the per-body buffers and looks (component, colour and size by name or small-body class), for
+// a new scene and after bodies were added, removed or merged
+void Viewer::body_looks() {
   allocate_buffers();
-  std::size_t n = state_.n;
+  const Scene& s = *state_.scene;
+  const std::size_t n = state_.n;
   std::vector<float> comp(n), looks(4 * n, 0.0f);
   // the real sky: planets by name, asteroids and comets small and coloured by their SBDB class
   const bool sky = s.body_class.size() == n && n > 0;
-  bool named = !s.bodies.name.empty() && (n <= 64 || sky);
+  const bool named = !s.bodies.name.empty() && (n <= 64 || sky);
   std::vector<glm::vec3> trail_colors;
   for (std::size_t i = 0; i < n; ++i) {
     comp[i] = static_cast<float>(s.bodies.component[i]);
@@ -326,6 +342,19 @@ void Viewer::on_new_scene() {
   particles_->upload_components(comp.data(), n);
   particles_->upload_body_looks(looks.data(), n);
   trails_->set_colors(trail_colors);
+}
+
+void Viewer::on_new_scene() {
+  seen_scene_ = state_.scene_serial;
+  seen_edit_ = state_.edit_serial;
+  selection.clear();
+  pinned.clear();
+  probe.reset();
+  body_looks();
+  const Scene& s = *state_.scene;
+  const std::size_t n = state_.n;
+  const bool sky = s.body_class.size() == n && n > 0;
+  const bool named = !s.bodies.name.empty() && (n <= 64 || sky);
 
   // look: colour scale from the initial speeds, mass range, sizes by N, components shown
   const Bodies& b = s.bodies;
@@ -366,6 +395,7 @@ void Viewer::on_new_scene() {
   camera_.reset();
   follow = -1;
   labels = named;
+  merge = s.merge_on_touch;
   // speed: the scene's, or one step per frame at 60 frames/s
   speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
   steps_per_frame = std::max(1, steps_per_frame);

@@ -7,6 +7,7 @@
 // into an HDR target that is tone-mapped into the bound framebuffer. Needs a current GL 4.5
 // context; every GL call stays on this thread.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -221,6 +222,47 @@ class Viewer {
   int last_width() const { return last_w_; }
   int last_height() const { return last_h_; }
 
+  // hands on (issue 19; app/viewer_edit.cpp): edits, undo, the timeline, selection, saving
+  std::vector<std::size_t> selection;  ///< selected bodies: highlighted, their cards shown
+  std::vector<std::size_t> pinned;     ///< bodies whose cards stay open
+  std::optional<BodySpec> probe;       ///< a body being placed: its path is predicted
+  bool merge = false;                  ///< merge bodies that touch
+  MergeRule merge_rule;
+  int timeline_budget_mb = 256;  ///< memory the timeline's snapshots may take
+  /// Queues an edit (applied between steps, undoable). Edits of one gesture (a drag) share a
+  /// `gesture` id from new_gesture() and are one undo step; the last one sets `gesture_end`.
+  void edit(Edit e, long long gesture = 0, bool gesture_end = false);
+  long long new_gesture() { return ++gesture_ids_; }
+  void undo();
+  void redo();
+  /// Back to the kept snapshot at or before simulated time t (state().timeline lists them).
+  void rewind(double t);
+  /// Selects the body drawn nearest (px, py) within `radius` pixels (none: clears), or every
+  /// body in the box; `additive` adds to the selection. Answered by the simulation.
+  /// Coordinates are pixels of a width×height view (origin top-left), as for project().
+  void select_at(float px, float py, float radius, bool additive, int width, int height);
+  void select_box(float x0, float y0, float x1, float y1, bool additive, int width, int height);
+  /// Writes the whole state (bodies, time, physics, kernel) with `writer` (the window's: it
+  /// adds the camera, view_values()); `path` names it in the message.
+  void save_state(const std::string& path,
+                  std::function<void(const Scene&, const SimParams&, double, long long)> writer);
+  /// The camera as named values (stored in a saved state) and back.
+  std::map<std::string, double> view_values() const;
+  void apply_view_values(const std::map<std::string, double>& v);
+  /// The point under (px, py) of the last frame (a width×height view) on the plane through
+  /// `anchor` with `normal` (zero: the plane facing the camera), for placing and moving bodies.
+  glm::vec3 unproject(float px, float py, const glm::vec3& anchor, int width, int height,
+                      const glm::vec3& normal = glm::vec3(0.0f)) const;
+  /// Screen position (pixels of a width×height view, origin top-left) of the point p through
+  /// the last frame's projection; false when behind the camera.
+  bool world_to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const {
+    return to_screen(p, width, height, px, py);
+  }
+  /// Position of body i as last drawn (host copy or its card); false when unknown.
+  bool body_position(std::size_t i, glm::vec3& p) const;
+  /// The card of body i, when the simulation has measured it.
+  const BodyCard* card(std::size_t i) const;
+
   /// Diagnostics (--gl-debug): the next `frames` frames finish every pass and print its time
   /// and the lit pixels of the HDR frame after it (slow; for finding a broken pass).
   void probe_passes(int frames) { probe_frames_ = frames; }
@@ -232,6 +274,9 @@ class Viewer {
   void send_requests();
   void adopt_state(const SimUpdate& u);
   void on_new_scene();
+  void body_looks();
+  void on_bodies_changed();
+  void adopt_edits();
   void on_reset();
   void allocate_buffers();
   void upload_positions();
@@ -262,6 +307,8 @@ class Viewer {
   std::optional<KernelChoice> shown_choice_;
   long long physics_sent_ = 0, kernel_sent_ = 0;  // requests sent (see SimState)
   long long seen_map_ = -1;
+  long long seen_edit_ = 0, seen_selection_ = 0, gesture_ids_ = 0;
+  std::vector<SimRequest> queued_;   // edits, undo, rewind, select, save: sent in frame()
   std::vector<float> xyzm_, speed_;  // host copy (host path)
   bool positions_new_ = false;
   bool health_paused_seen_ = false;

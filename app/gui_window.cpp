@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -41,14 +42,22 @@ namespace {
 struct Input {
   std::deque<int> keys;
   double scroll = 0;
+  /// left-button presses (true) and releases (false) since the last frame, in order: a click
+  /// shorter than a frame is seen (polling the button would miss it)
+  std::deque<bool> left;
 };
 
 Input* input_of(GLFWwindow* w) {
   return static_cast<Input*>(glfwGetWindowUserPointer(w));
 }
 
-void on_key(GLFWwindow* w, int key, int, int action, int) {
-  if (action == GLFW_PRESS) input_of(w)->keys.push_back(key);
+void on_key(GLFWwindow* w, int key, int, int action, int mods) {
+  // the key and its modifiers (Ctrl, Shift) in one value: key | mods << 16
+  if (action == GLFW_PRESS) input_of(w)->keys.push_back(key | (mods << 16));
+}
+void on_mouse_button(GLFWwindow* w, int button, int action, int) {
+  if (button == GLFW_MOUSE_BUTTON_LEFT && (action == GLFW_PRESS || action == GLFW_RELEASE))
+    input_of(w)->left.push_back(action == GLFW_PRESS);
 }
 void on_scroll(GLFWwindow* w, double, double dy) {
   input_of(w)->scroll += dy;
@@ -305,6 +314,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   glfwSetWindowUserPointer(window.w, &input);
   glfwSetKeyCallback(window.w, on_key);
   glfwSetScrollCallback(window.w, on_scroll);
+  glfwSetMouseButtonCallback(window.w, on_mouse_button);
   glfwMakeContextCurrent(window.w);
   glfwSwapInterval(opt.smoke_frames > 0 ? 0 : 1);
   render::load_gl(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress));
@@ -335,6 +345,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   PanelState panel;
   panel.open = opt.panel_open;
   panel.projector = opt.projector;
+  viewer.paused = opt.paused;
+  std::set<std::string> inspected;  // names of the bodies whose cards were shown (--stats)
   panel.ffmpeg_available = have_ffmpeg();
   std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());
   panel.scene_index = -1;
@@ -356,10 +368,6 @@ int run_gui(const LaunchOptions& launch_options_in) {
   std::string png_dir;
   bool was_recording_png = false;
   MoviePipe ffmpeg;
-  double last_x = 0, last_y = 0;
-  glfwGetCursorPos(window.w, &last_x, &last_y);
-  double press_x = 0, press_y = 0;
-  bool pressed = false, dragged = false;
   long long frame = 0;
   int exit_code = 0;
   float applied_scale = 0;
@@ -404,13 +412,22 @@ int run_gui(const LaunchOptions& launch_options_in) {
 
     // keys raise flags (ignored while a text field has focus)
     while (!input.keys.empty()) {
-      int key = input.keys.front();
+      const int mods = input.keys.front() >> 16;
+      const int key = input.keys.front() & 0xffff;
       input.keys.pop_front();
       // Esc: never while a field is edited (it cancels the edit there), and it asks first
       if (key == GLFW_KEY_ESCAPE && !io.WantTextInput && !panel.quit_dialog_open)
         panel.ask_quit = true;
       if (key == GLFW_KEY_F12) panel.screenshot = true;
+      // Enter answers the quit question (a press and release within one slow frame never
+      // reaches ImGui's key state)
+      if ((key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER) && panel.quit_dialog_open)
+        panel.quit = true;
       if (io.WantCaptureKeyboard) continue;
+      const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
+      const int edit_key =
+          key == GLFW_KEY_DELETE || key == GLFW_KEY_BACKSPACE ? 127 : key;  // Del: 127
+      if (panel_key(viewer, panel, edit_key, ctrl, shift)) continue;
       if (key == GLFW_KEY_SPACE) viewer.paused = !viewer.paused;
       if (key == GLFW_KEY_S) viewer.pending.single_step = true;
       if (key == GLFW_KEY_R) viewer.pending.reset_view = true;
@@ -418,38 +435,33 @@ int run_gui(const LaunchOptions& launch_options_in) {
       if (key == GLFW_KEY_H) panel.visible = !panel.visible;
       if (key == GLFW_KEY_L) viewer.labels = !viewer.labels;
     }
-    // mouse: left drag rotates, right/middle or Shift+left pans, wheel zooms, a click follows
-    double x = 0, y = 0;
-    glfwGetCursorPos(window.w, &x, &y);
-    auto dx = static_cast<float>(x - last_x), dy = static_cast<float>(y - last_y);
-    last_x = x;
-    last_y = y;
-    bool left = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-    if (!io.WantCaptureMouse) {
-      bool shift = glfwGetKey(window.w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                   glfwGetKey(window.w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-      bool right = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-                   glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-      if ((left && shift) || right) {
-        viewer.camera().pan(dx, dy, static_cast<float>(std::max(wh, 1)));
-        viewer.follow = -1;
-      } else if (left && dragged) {
-        viewer.camera().rotate(dx, dy);
+    // the mouse on the view: the tool in hand (app/gestures.hpp)
+    {
+      double x = 0, y = 0;
+      glfwGetCursorPos(window.w, &x, &y);
+      PointerInput in;
+      in.x = x;
+      in.y = y;
+      in.left = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+      in.right = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+                 glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+      in.shift = glfwGetKey(window.w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                 glfwGetKey(window.w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+      in.ctrl = glfwGetKey(window.w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                glfwGetKey(window.w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+      in.scroll = input.scroll;
+      in.over_ui = io.WantCaptureMouse;
+      // every press and release in order, then the state now
+      const bool held = in.left;
+      for (bool down : input.left) {
+        in.left = down;
+        panel.gestures.update(in, viewer, ww, wh, scale);
+        in.scroll = 0;
       }
-      if (input.scroll != 0) viewer.camera().zoom(static_cast<float>(input.scroll));
-      if (left && !pressed) {
-        pressed = true;
-        dragged = false;
-        press_x = x;
-        press_y = y;
-      }
-      if (left && std::hypot(x - press_x, y - press_y) > 4) dragged = true;
-      if (!left && pressed && !dragged) {
-        int hit = viewer.pick(static_cast<float>(x), static_cast<float>(y), ww, wh, 14.0f * scale);
-        if (hit >= 0) viewer.follow = hit;
-      }
+      input.left.clear();
+      in.left = held;
+      panel.gestures.update(in, viewer, ww, wh, scale);
     }
-    if (!left) pressed = false;
     input.scroll = 0;
     if (fbw <= 0 || fbh <= 0) {  // minimised
       glfwWaitEventsTimeout(0.1);
@@ -485,6 +497,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
                                       static_cast<float>(fbw) / static_cast<float>(std::max(ww, 1))
                                 : 0;
     viewer.frame(fbw, fbh);
+    for (const BodyCard& c : viewer.state().cards)
+      inspected.insert(c.name);
 
     // recording captures the 3D view without the panel
     if (recording) {
@@ -637,6 +651,12 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["debug_step_delay_ms"] = opt.debug_step_delay_ms;
     j["startup"] = viewer.startup.summary;
     j["error"] = viewer.error();
+    // hands on: the edits that stand and those undone, the cards shown, the mergers
+    j["undo"] = st.undo_labels;
+    j["redo"] = st.redo_labels;
+    j["inspected"] = std::vector<std::string>(inspected.begin(), inspected.end());
+    j["selected"] = viewer.selection.size();
+    j["mergers"] = st.mergers;
     try {
       io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
       std::printf("nbody: stats written to %s\n", opt.stats.c_str());

@@ -25,6 +25,17 @@ void timings_section(Viewer& v);
 void health_section(Viewer& v);
 void classroom_section(Viewer& v, PanelState& s);
 void help_section();
+// hands on (panel_edit.cpp)
+void tools_section(Viewer& v, PanelState& s);
+void inspector_section(Viewer& v);
+void timeline_section(Viewer& v);
+/// The hands-on keys (A, V, M, C, Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z); true when `key` was one.
+bool edit_key(Viewer& v, PanelState& s, int key, bool ctrl, bool shift);
+/// Deletes the selected bodies (one undoable edit).
+void delete_selection(Viewer& v);
+/// On the view: rings around the selected bodies, the predicted path and velocity arrow of a
+/// body being placed, the selection box, the gesture's hint line.
+void edit_overlays(Viewer& v, const PanelState& s, int width, int height);
 
 // widgets
 /// A colour as ImGui's packed RGBA.

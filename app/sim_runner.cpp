@@ -174,6 +174,7 @@ SimUpdate SimRunner::take(SimState& state) {
     std::swap(state, front_);
     fresh_ = false;
     u.fresh = true;
+    if (state.host_data) positions_unseen_ = false;
   }
   u.trail.swap(trail_pending_);
   u.trail_samples = std::exchange(trail_pending_samples_, 0);
@@ -226,6 +227,7 @@ void SimRunner::run_frame() {
     if (single) --single_steps_;
     run_batch(c, std::max(1LL, k));
   } else {
+    update_cards(c, false);
     check_health(c, false);
     update_map(c, false);
     update_accuracy(c);
@@ -262,6 +264,7 @@ void SimRunner::loop() {
       bool changed = map_params_.size != c.map.size || map_params_.plane != c.map.plane ||
                      map_params_.scale != c.map.scale;
       update_map(c, changed && c.map_enabled);
+      update_cards(c, false);
       check_health(c, false);
       update_accuracy(c);
       update_tree(c);
@@ -318,6 +321,7 @@ void SimRunner::apply(const SimRequest& r) {
       diag_future_ = {};
       forget_structure();
       sim_->reset();
+      forget_edits();
       active_.dt = start_physics_.dt;
       active_.softening = start_physics_.softening;
       active_.G = start_physics_.G;
@@ -383,6 +387,22 @@ void SimRunner::apply(const SimRequest& r) {
     case SimRequest::Kind::FitMap:
       map_fit_pending_ = true;
       break;
+    case SimRequest::Kind::Edit:
+      apply_edit_request(r);
+      break;
+    case SimRequest::Kind::Undo:
+    case SimRequest::Kind::Redo:
+      apply_undo(r.kind == SimRequest::Kind::Redo);
+      break;
+    case SimRequest::Kind::Rewind:
+      apply_rewind(r.time);
+      break;
+    case SimRequest::Kind::Select:
+      apply_select(r);
+      break;
+    case SimRequest::Kind::Save:
+      apply_save(r);
+      break;
     case SimRequest::Kind::Compare: {
       if (compare_) break;
       // on a copy of the current bodies with the applied dt, G and ε
@@ -424,6 +444,7 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   if (sim_) sim_->backend().set_device_output({});
   sim_ = std::move(sim);
   scene_ = std::move(scene_ptr);
+  forget_edits();
   shows_structure_ = shows_structure(*scene_);
   active_ = p;
   start_physics_ = p.physics();
@@ -496,6 +517,8 @@ long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_
 }
 
 void SimRunner::run_batch(const SimControls& c, long long steps) {
+  // bodies that touch merge before the steps (a body placed on another merges at once)
+  merge_touching_bodies(c);
   SimParams p = active_params(c);
   bool device = sim_->size() > kHostPathMaxN && c.device_output_ok && !staging_failed_ &&
                 sim_->backend().supports_device_output();
@@ -567,6 +590,8 @@ void SimRunner::run_batch(const SimControls& c, long long steps) {
   back_.batch_steps = static_cast<int>(steps);
   back_.step_ms = sim_->backend().last_step_ms();
   back_.device_data = device;
+  record_timeline(c);
+  update_cards(c, false);
   check_health(c, false);
   update_map(c, false);
   update_accuracy(c);
@@ -774,8 +799,9 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   SimState& s = back_;
   s.scene_serial = scene_serial_;
   s.reset_serial = reset_serial_;
-  s.scene = scene_;
+  s.scene = current_ ? current_ : scene_;
   s.n = sim_->size();
+  fill_back_edits(s);
   const KernelInfo& k = sim_->backend().info();
   s.kernel = k.name;
   s.precision = active_.precision;
@@ -791,7 +817,10 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   s.interactions = s.work.interactions;
   s.flops_per_interaction = s.work.flops_per_interaction;
   s.behind = behind_;
-  // host positions unless the last batch wrote the device staging
+  // host positions unless the last batch wrote the device staging; again while the UI has not
+  // taken the last ones (a state it skipped must not lose the positions of a new scene, reset
+  // or edit)
+  if (positions_unseen_) positions = true;
   s.host_data = positions && !s.device_data;
   if (s.host_data) {
     const Bodies& b = sim_->bodies();
@@ -840,6 +869,7 @@ void SimRunner::publish(std::unique_lock<std::mutex>& lk) {
   std::swap(front_, back_);
   if (device) std::swap(front_dev_, back_dev_);
   fresh_ = true;
+  if (front_.host_data) positions_unseen_ = true;
   // the trail samples and drift points travel separately: none is lost when the UI skips a state
   trail_pending_.insert(trail_pending_.end(), trail_local_.begin(), trail_local_.end());
   trail_pending_samples_ += trail_local_samples_;

@@ -11,6 +11,8 @@
 // Without a thread (`threaded` false: the headless renderer and tests) run_frame() applies the
 // requests and runs one batch of params.steps_per_frame steps in the caller.
 
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -27,11 +29,16 @@
 #include "sim/accuracy_probe.hpp"
 #include "sim/activity_map.hpp"
 #include "sim/backend.hpp"
+#include "sim/body_card.hpp"
+#include "sim/collisions.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/edit.hpp"
 #include "sim/kernel_compare.hpp"
+#include "sim/preview.hpp"
 #include "sim/scene.hpp"
 #include "sim/simulation.hpp"
 #include "sim/structure.hpp"
+#include "sim/timeline.hpp"
 
 namespace nbody::app {
 
@@ -59,13 +66,45 @@ struct SimControls {
   int tree_depth = 4;              ///< deepest level of cells published
   double debug_step_delay_ms = 0;  ///< sleeps this long per batch (tests of a slow step)
   bool device_output_ok = false;   ///< the UI can map its buffers (device staging path allowed)
+  // hands on (issue 19)
+  std::vector<std::size_t> inspect;  ///< bodies whose cards are published (selected, pinned)
+  bool merge = false;                ///< merge bodies that touch, before every batch
+  MergeRule merge_rule;
+  std::optional<BodySpec> probe;  ///< a body being placed: its predicted path is published
+  std::size_t timeline_budget = std::size_t(256) << 20;  ///< bytes of kept snapshots
+};
+
+/// Which bodies a Select request chooses: the one drawn nearest a point, or all in a box, as
+/// projected by `view_proj` into a width×height view (pixels, origin top-left).
+struct Selector {
+  bool box = false;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< the point (x0, y0) or the box's corners
+  float radius = 14;                     ///< pixels around the point
+  std::array<float, 16> view_proj{};     ///< column-major, as glm::mat4
+  int width = 1, height = 1;
+  std::vector<bool> shown;  ///< per component, whether it is drawn (empty: all)
 };
 
 /// A structural change queued by the UI and applied by the simulation thread between steps.
 /// Each kind carries its own payload; the simulation owns the physics (dt, ε, G, integrator,
 /// 1PN) and the kernel choice, and changes them only by request.
 struct SimRequest {
-  enum class Kind { Scene, Reset, SwitchKernel, SetPhysics, SingleStep, Compare, Resume, FitMap };
+  enum class Kind {
+    Scene,
+    Reset,
+    SwitchKernel,
+    SetPhysics,
+    SingleStep,
+    Compare,
+    Resume,
+    FitMap,
+    Edit,    ///< applies `edit` (undoable)
+    Undo,    ///< restores the state before the last edit
+    Redo,    ///< restores the state after the edit undone last
+    Rewind,  ///< back (or forward) to the kept snapshot at or before `time`
+    Select,  ///< publishes the bodies `selector` chooses (SimState::selection)
+    Save     ///< writes the whole state with `save`
+  };
   Kind kind = Kind::Reset;
   std::function<Scene()> make;  ///< Scene: builds the scene (on the simulation thread)
   std::string what;             ///< Scene: "scene plummer", "file a.csv" (messages)
@@ -75,6 +114,18 @@ struct SimRequest {
   KernelChoice choice;                ///< SwitchKernel: kernel, precision, GPUs and tunables
   PhysicsParams physics;              ///< SetPhysics: the new physics (validated on arrival)
   std::vector<CompareEntry> entries;  ///< Compare: what to compare (empty: compare_entries())
+  nbody::Edit edit;                   ///< Edit
+  /// Edit: edits of one gesture (a drag moving bodies) share an id > 0 and are one undo step;
+  /// the gesture's last edit has `gesture_end` set.
+  long long gesture = 0;
+  bool gesture_end = false;
+  double time = 0;        ///< Rewind
+  Selector selector;      ///< Select
+  bool additive = false;  ///< Select: added to the current selection
+  /// Save: writes the current bodies, the applied parameters, the time and the steps (the
+  /// window's writer: app/state_file.hpp, with its camera); throws nbody::Error.
+  std::function<void(const Scene&, const SimParams&, double, long long)> save;
+  std::string path;  ///< Save: for the message
 };
 
 /// The latest finished state, published by the simulation thread.
@@ -127,6 +178,17 @@ struct SimState {
   bool comparing = false;
   std::string compare_status;
   std::vector<CompareOutcome> compare_results;
+  // hands on (issue 19)
+  long long edit_serial = 0;    ///< increments when bodies are added, removed or merged
+  std::vector<BodyCard> cards;  ///< of SimControls::inspect (as the simulation last measured)
+  std::vector<std::array<float, 3>> preview;          ///< predicted path of SimControls::probe
+  long long selection_serial = 0;                     ///< increments with every Select handled
+  std::vector<std::size_t> selection;                 ///< the bodies the last Select chose
+  bool additive_selection = false;                    ///< the last Select adds to the selection
+  std::vector<std::string> undo_labels, redo_labels;  ///< newest last
+  std::vector<double> timeline;                       ///< times of the kept snapshots
+  std::size_t timeline_bytes = 0;
+  long long mergers = 0;  ///< bodies merged away since the scene started
   // the latest error and message, with serials so the UI reports each once
   std::string error, message;
   long long error_serial = 0, message_serial = 0;
@@ -201,6 +263,19 @@ class SimRunner {
   void set_message(const std::string& m);
   void reset_pacing();
   SimParams active_params(const SimControls& c) const;
+  // hands on (sim_runner_edit.cpp)
+  void apply_edit_request(const SimRequest& r);
+  void apply_undo(bool redo);
+  void apply_rewind(double time);
+  void apply_select(const SimRequest& r);
+  void apply_save(const SimRequest& r);
+  void restore_snapshot(const Snapshot& s, const std::string& what);
+  void bodies_changed();
+  void merge_touching_bodies(const SimControls& c);
+  void record_timeline(const SimControls& c);
+  void update_cards(const SimControls& c, bool force);
+  void fill_back_edits(SimState& s);
+  void forget_edits();
 
   bool threaded_;
   // guarded by mutex_
@@ -211,6 +286,7 @@ class SimRunner {
   std::deque<SimRequest> requests_;
   SimState front_;
   bool fresh_ = false;
+  std::atomic<bool> positions_unseen_{false};  // host positions published, not yet taken
   std::vector<float> trail_pending_, drift_pending_;
   std::vector<StructureSample> structure_pending_;
   int trail_pending_samples_ = 0;
@@ -273,6 +349,23 @@ class SimRunner {
   // comparison: one entry per turn on a copy of the bodies; the simulation waits meanwhile
   std::unique_ptr<KernelComparison> compare_;
   std::vector<CompareOutcome> compare_results_;
+  // hands on: undo, the timeline, cards, the preview, mergers
+  UndoStack undo_;
+  std::shared_ptr<const Scene> current_;  // the scene as edited (null: as started, scene_)
+  Timeline timeline_;
+  long long gesture_ = 0;  // the gesture in progress (its first edit's state is gesture_before_)
+  std::optional<Snapshot> gesture_before_;
+  std::string gesture_label_;
+  long long edit_serial_ = 0, selection_serial_ = 0, mergers_ = 0;
+  std::vector<std::size_t> selection_;
+  bool additive_selection_ = false;
+  std::vector<BodyCard> cards_;
+  std::vector<std::size_t> cards_of_;
+  double last_cards_ = 0, last_preview_ = 0, last_record_ = 0, record_cost_s_ = 0, last_merge_ = 0;
+  std::optional<BodySpec> preview_of_;
+  std::unique_ptr<PreviewField> preview_field_;  // the frozen field of the drag in progress
+  double preview_field_made_ = 0;
+  std::vector<std::array<float, 3>> preview_;
 
   std::thread thread_;  // last: started after everything above exists
 };

@@ -102,6 +102,13 @@ glm::vec3 OrbitCamera::eye() const {
   return target_ + distance_ * dir;
 }
 
+void OrbitCamera::set_view(const glm::vec3& target, float distance, float yaw, float pitch) {
+  target_ = target;
+  if (std::isfinite(distance) && distance > 0) distance_ = std::clamp(distance, 1e-6f, 1e9f);
+  if (std::isfinite(yaw)) yaw_ = yaw;
+  if (std::isfinite(pitch)) pitch_ = std::clamp(pitch, -1.55f, 1.55f);
+}
+
 glm::mat4 OrbitCamera::view() const {
   return glm::lookAt(eye(), target_, glm::vec3(0, 0, 1));
 }

@@ -33,6 +33,11 @@ class OrbitCamera {
   float distance() const { return distance_; }
   const glm::vec3& target() const { return target_; }
   float fov_y() const { return fov_y_; }
+  float yaw() const { return yaw_; }
+  float pitch() const { return pitch_; }
+  /// Sets the whole view (a saved state's camera); the distance and pitch are clamped as a
+  /// drag or zoom would.
+  void set_view(const glm::vec3& target, float distance, float yaw, float pitch);
 
  private:
   glm::vec3 target_{0.0f}, home_target_{0.0f};

@@ -30,15 +30,8 @@ void Simulation::step(const SimParams& params) {
     set_backend(params);
   validate(params);
   validate_kernel_params(params);
-  if (params.backwards) {
-    // time backwards: steps of -dt (the integrators are time-reversible)
-    SimParams back = params;
-    back.dt = -params.dt;
-    backend_->step(back, params.steps_per_frame);
-  } else {
-    backend_->step(params, params.steps_per_frame);
-  }
-  time_ += (params.backwards ? -params.dt : params.dt) * params.steps_per_frame;
+  backend_->step(params, params.steps_per_frame);  // dt < 0: back in time
+  time_ += params.dt * params.steps_per_frame;
   steps_ += params.steps_per_frame;
   current_stale_ = true;
   last_physics_ = params.physics();

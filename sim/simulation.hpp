@@ -19,8 +19,9 @@ class Simulation {
   /// Takes the scene and makes the backend named in `params` (throws nbody::Error).
   Simulation(Scene scene, const SimParams& params);
 
-  /// Advances (back in time when params.backwards) params.steps_per_frame steps (switching backend
-  /// first when params.kernel, params.precision or params.gpus differ from the current backend's).
+  /// Advances params.steps_per_frame steps of params.dt (back in time when dt < 0), switching
+  /// backend first when params.kernel, params.precision or params.gpus differ from the current
+  /// backend's.
   void step(const SimParams& params);
   /// Replaces the backend, carrying the current positions and velocities over.
   void set_backend(const SimParams& params);

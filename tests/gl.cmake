@@ -2,6 +2,8 @@
 #   test_gui_smoke      the window under Xvfb + Mesa (CPU kernels): frames, screenshot, quit
 #   test_headless       EGL offscreen context, viewer frames, PNG capture, shader error names
 #   test_interop        CUDA-GL interop: the GL buffer holds the simulation's positions (GPU)
+#   test_viewer_edit    hands on, drawn: add, select, inspect, move, delete, undo (CPU; GPU)
+#   test_gui_edit       the window driven by xdotool: add, inspect, delete, undo (issue 19)
 #   test_gui_threaded   the window with a slow simulation thread: UI frames go on; --stats JSON
 #   test_gui_logic      dates, speed and steps, body colours, scale bar (label app, no GL)
 #   test_movie_pipe     the MP4 recorder's ffmpeg child: names passed as arguments (label app)
@@ -16,6 +18,9 @@ nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_cell_boxes.cpp gl nbody_g
 # the window with its own simulation thread: slow steps, --exit-after, --stats
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_threaded.cpp gl nlohmann_json::nlohmann_json)
 add_dependencies(test_gui_threaded nbody)
+# hands on through real X input events (xdotool): add, inspect, delete, undo (issue 19)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_edit.cpp gl nlohmann_json::nlohmann_json)
+add_dependencies(test_gui_edit nbody)
 # render --out through the safe writer: FIFO, full disk, summary.json (issue 22)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_render_output.cpp gl)
 add_dependencies(test_render_output nbody)
@@ -25,3 +30,6 @@ nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_movie_pipe.cpp app nbody_gui)
 # the simulation thread's accuracy check and tree cells (label app, no GL)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_sim_runner.cpp app nbody_gui)
+# the simulation thread's edits, undo, timeline, selection, merging and saving (label app)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_sim_runner_edit.cpp app nbody_gui)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_viewer_edit.cpp gl nbody_gui)
