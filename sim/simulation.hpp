@@ -7,7 +7,9 @@
 
 #include "sim/backend.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/edit.hpp"
 #include "sim/scene.hpp"
+#include "sim/timeline.hpp"
 
 namespace nbody {
 
@@ -21,11 +23,26 @@ class Simulation {
   void step(const SimParams& params);
   /// Replaces the backend, carrying the current positions and velocities over.
   void set_backend(const SimParams& params);
-  /// Restores the scene's initial bodies and time 0.
+  /// Restores the scene's initial bodies and time 0 (edits are dropped).
   void reset();
 
   /// Current bodies (downloaded from the backend when it holds newer ones).
-  const Bodies& bodies();
+  const Bodies& bodies() const;
+  /// The scene as edited now: the current bodies with their names, classes, groups and halos
+  /// (scene() stays the scene as started).
+  const Scene& current() const;
+  /// Applies an edit to the current state (sim/edit.hpp): downloads the bodies, edits them and
+  /// hands them to the backend (a tree kernel rebuilds its tree at the next step); time and
+  /// steps go on; the energy is referenced again at the next diagnostics(). Throws
+  /// nbody::Error (the state unchanged) for a bad edit. O(N) plus the backend's upload.
+  void apply_edit(const Edit& e);
+  /// The current state (bodies, time, steps, the physics of the last step and the reference
+  /// energy). Copies the bodies: O(N).
+  Snapshot snapshot() const;
+  /// Goes back (or forward) to `s`: its bodies, time, steps and reference energy (the caller
+  /// applies s.physics to its own parameters). Throws nbody::Error when s has no scene or
+  /// invalid bodies.
+  void restore(const Snapshot& s);
   /// Diagnostics of the current state; energy drift is relative to the first call after
   /// construction or reset().
   Diagnostics diagnostics(const SimParams& params);
@@ -40,12 +57,15 @@ class Simulation {
   const KernelInfo& kernel_info() const { return backend_->info(); }
   double time() const { return time_; }
   long long steps_done() const { return steps_; }
-  std::size_t size() const { return scene_.bodies.size(); }
+  /// Current number of bodies (edits change it).
+  std::size_t size() const { return current_.bodies.size(); }
 
  private:
   Scene scene_;
-  Bodies current_;
-  bool current_stale_ = false;
+  /// The scene as edited; its bodies are the backend's when !current_stale_.
+  mutable Scene current_;
+  mutable bool current_stale_ = false;
+  PhysicsParams last_physics_;  // of the last step (the scene's before any)
   std::unique_ptr<ForceBackend> backend_;
   std::string backend_name_;
   Precision backend_precision_ = Precision::Float;

@@ -55,8 +55,9 @@ const IntegratorRow& find_integrator(const std::string& name, const std::string&
 struct Scheme {
   std::vector<double> kicks, drifts;
 };
-/// Runs `steps` steps of a composition; the closing kick of one step and the opening kick of
-/// the next are one kick (the accelerations do not change between them).
+/// Runs `steps` steps of a composition. The closing kick of one step and the opening kick of the
+/// next are two kicks, not one of their summed length, so that `steps` steps in one call give the
+/// same bits as in several calls (the end of a call needs the closing kick alone).
 void run_composition(StepOps& ops, const SimParams& p, int steps, const Scheme& s);
 
 // the rows, one per file
