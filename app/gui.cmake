@@ -17,6 +17,6 @@ find_package(Threads REQUIRED)
 target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim OpenGL::EGL Threads::Threads
   PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
 
-target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp cmd_render.cpp)
+target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp cmd_render.cpp file_browser_ui.cpp)
 target_compile_definitions(nbody PRIVATE NBODY_WITH_GUI=1)
 target_link_libraries(nbody PRIVATE nbody_gui PkgConfig::IMGUI PkgConfig::GLFW)
