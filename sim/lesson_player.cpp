@@ -237,7 +237,7 @@ LessonAction LessonPlayer::translate(std::size_t k, const Scene& s, double G) co
     case K::Merge: {
       a.kind = A::Edit;
       a.edit.kind = e.kind == K::Delete ? Edit::Kind::Remove : Edit::Kind::Merge;
-      a.edit.indices = bodies("names");
+      a.edit.indices = bodies(e.kind == K::Delete && e.names.size() == 1 ? "name" : "names");
       a.edit.label = std::string(e.kind == K::Delete ? "delete " : "merge ");
       for (std::size_t n = 0; n < e.names.size(); ++n)
         a.edit.label += (n ? ", " : "") + e.names[n];
