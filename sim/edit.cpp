@@ -178,28 +178,9 @@ void merge_bodies(Scene& s, const Edit& e) {
   Bodies& b = s.bodies;
   for (std::size_t i : idx)
     if (halo_of(b, i) >= 0) fail(edit_name(e), ": body ", i, " carries a rigid halo");
-  // the survivor: the heaviest, the first of equals
-  std::size_t keep = idx.front();
-  for (std::size_t i : idx)
-    if (b.m[i] > b.m[keep]) keep = i;
-  // mass, centre of mass and its velocity (plain averages of massless bodies)
-  double m = 0, c[6] = {0, 0, 0, 0, 0, 0};
-  for (std::size_t i : idx)
-    m += b.m[i];
-  for (std::size_t i : idx) {
-    const double w = m > 0 ? b.m[i] : 1.0;
-    c[0] += w * b.x[i];
-    c[1] += w * b.y[i];
-    c[2] += w * b.z[i];
-    c[3] += w * b.vx[i];
-    c[4] += w * b.vy[i];
-    c[5] += w * b.vz[i];
-  }
-  const double wsum = m > 0 ? m : static_cast<double>(idx.size());
-  double* dst[] = {&b.x[keep], &b.y[keep], &b.z[keep], &b.vx[keep], &b.vy[keep], &b.vz[keep]};
-  for (int k = 0; k < 6; ++k)
-    *dst[k] = c[k] / wsum;
-  b.m[keep] = m;
+  std::size_t keep = 0;
+  const BodySpec merged = merged_body(s, idx, keep);
+  write_body(s, keep, merged);
   std::vector<std::size_t> gone;
   for (std::size_t i : idx)
     if (i != keep) gone.push_back(i);
@@ -276,6 +257,38 @@ BodySpec body_spec(const Scene& s, std::size_t i) {
   r.component = b.component[i];
   if (i < b.name.size()) r.name = b.name[i];
   if (i < s.body_class.size()) r.body_class = s.body_class[i];
+  return r;
+}
+
+BodySpec merged_body(const Scene& s, const std::vector<std::size_t>& indices,
+                     std::size_t& survivor) {
+  const Bodies& b = s.bodies;
+  // the survivor: the heaviest, the first of equals (the lowest index)
+  survivor = *std::min_element(indices.begin(), indices.end());
+  for (std::size_t i : indices)
+    if (b.m[i] > b.m[survivor] || (b.m[i] == b.m[survivor] && i < survivor)) survivor = i;
+  // mass, centre of mass and its velocity (plain averages of massless bodies)
+  double m = 0, c[6] = {0, 0, 0, 0, 0, 0};
+  for (std::size_t i : indices)
+    m += b.m[i];
+  for (std::size_t i : indices) {
+    const double w = m > 0 ? b.m[i] : 1.0;
+    c[0] += w * b.x[i];
+    c[1] += w * b.y[i];
+    c[2] += w * b.z[i];
+    c[3] += w * b.vx[i];
+    c[4] += w * b.vy[i];
+    c[5] += w * b.vz[i];
+  }
+  const double wsum = m > 0 ? m : static_cast<double>(indices.size());
+  BodySpec r = body_spec(s, survivor);
+  r.x = c[0] / wsum;
+  r.y = c[1] / wsum;
+  r.z = c[2] / wsum;
+  r.vx = c[3] / wsum;
+  r.vy = c[4] / wsum;
+  r.vz = c[5] / wsum;
+  r.m = m;
   return r;
 }
 

@@ -64,6 +64,13 @@ BodySpec body_spec(const Scene& s, std::size_t i);
 /// among them): i minus the removed indices below it. For callers that keep a selection.
 std::size_t index_after_removal(const std::vector<std::size_t>& removed, std::size_t i);
 
+/// The body a Merge of the distinct `indices` (at least one) gives, by Edit::Kind::Merge's rule
+/// (summed mass at the centre of mass with its velocity; averages of massless bodies; the
+/// heaviest's name, component and class), and in `survivor` the index of that heaviest (the
+/// first of equals). Checks nothing (apply_edit() checks).
+BodySpec merged_body(const Scene& s, const std::vector<std::size_t>& indices,
+                     std::size_t& survivor);
+
 /// The index the merged body of a Merge edit of `indices` has after the edit (the heaviest of
 /// them, the first of equals, shifted down past the others).
 std::size_t merged_index(const Bodies& b, const std::vector<std::size_t>& indices);

@@ -35,7 +35,9 @@ void validate(const PhysicsParams& p) {
   if (!std::isfinite(p.softening) || p.softening < 0)
     fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
   if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
-  (void)find_integrator(p.integrator);  // throws for a value with no row
+  const IntegratorRow& row = find_integrator(p.integrator);  // throws for a value with no row
+  if (p.backwards && !row.time_reversible)
+    fail("running time backwards needs a time-reversible integrator (", row.name, " is not)");
   if (p.post_newtonian && (!std::isfinite(p.speed_of_light) || !(p.speed_of_light > 0)))
     fail("post-Newtonian correction needs the speed of light > 0 in the scene's units (got ",
          p.speed_of_light, "); the solar units have it");

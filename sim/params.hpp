@@ -37,6 +37,9 @@ struct PhysicsParams {
   bool post_newtonian = false;
   /// c in the scene's units (AU/day for the solar units: 173.1446...); used by post_newtonian.
   double speed_of_light = 0;
+  /// Run time backwards: each step is a step of -dt (dt itself stays > 0). Needs a
+  /// time-reversible integrator (every one of the table is); Simulation::step() applies it.
+  bool backwards = false;
 };
 
 /// Which kernel computes the forces: a structural choice (changing it makes a new backend),

@@ -42,6 +42,9 @@ struct Scene {
   /// "first pericentre at 310 Myr, then 400 Myr of tails".
   double duration = 0;
   std::string duration_reason;
+  /// The scene is about collisions: the window turns merging of touching bodies on when it
+  /// starts (sim/collisions.hpp).
+  bool merge_on_touch = false;
 };
 
 /// A scene generator's parameters: N (where it applies), the RNG seed, and named numbers

@@ -30,8 +30,15 @@ void Simulation::step(const SimParams& params) {
     set_backend(params);
   validate(params);
   validate_kernel_params(params);
-  backend_->step(params, params.steps_per_frame);
-  time_ += params.dt * params.steps_per_frame;
+  if (params.backwards) {
+    // time backwards: steps of -dt (the integrators are time-reversible)
+    SimParams back = params;
+    back.dt = -params.dt;
+    backend_->step(back, params.steps_per_frame);
+  } else {
+    backend_->step(params, params.steps_per_frame);
+  }
+  time_ += (params.backwards ? -params.dt : params.dt) * params.steps_per_frame;
   steps_ += params.steps_per_frame;
   current_stale_ = true;
   last_physics_ = params.physics();
@@ -63,6 +70,16 @@ void Simulation::apply_edit(const Edit& e) {
   nbody::apply_edit(current_, e);  // throws with the state unchanged
   backend_->set_bodies(current_.bodies);
   have_e0_ = false;
+}
+
+std::vector<MergeEvent> Simulation::merge_touching(const MergeRule& rule, double softening) {
+  current();  // download
+  std::vector<MergeEvent> events = nbody::merge_touching(current_, rule, softening);
+  if (!events.empty()) {
+    backend_->set_bodies(current_.bodies);
+    have_e0_ = false;
+  }
+  return events;
 }
 
 Snapshot Simulation::snapshot() const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/backend.hpp"
+#include "sim/collisions.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/edit.hpp"
 #include "sim/scene.hpp"
@@ -18,8 +19,8 @@ class Simulation {
   /// Takes the scene and makes the backend named in `params` (throws nbody::Error).
   Simulation(Scene scene, const SimParams& params);
 
-  /// Advances params.steps_per_frame steps (switching backend first when params.kernel,
-  /// params.precision or params.gpus differ from the current backend's).
+  /// Advances (back in time when params.backwards) params.steps_per_frame steps (switching backend
+  /// first when params.kernel, params.precision or params.gpus differ from the current backend's).
   void step(const SimParams& params);
   /// Replaces the backend, carrying the current positions and velocities over.
   void set_backend(const SimParams& params);
@@ -36,6 +37,10 @@ class Simulation {
   /// steps go on; the energy is referenced again at the next diagnostics(). Throws
   /// nbody::Error (the state unchanged) for a bad edit. O(N) plus the backend's upload.
   void apply_edit(const Edit& e);
+  /// Merges the touching bodies of the current state (sim/collisions.hpp) and hands the result
+  /// to the backend when any merged (the energy is then referenced again). O(N log N) plus a
+  /// download: call it every batch for small N, less often for large N.
+  std::vector<MergeEvent> merge_touching(const MergeRule& rule, double softening);
   /// The current state (bodies, time, steps, the physics of the last step and the reference
   /// energy). Copies the bodies: O(N).
   Snapshot snapshot() const;

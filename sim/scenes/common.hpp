@@ -106,6 +106,7 @@ Scene make_cold_collapse(const Params& p);
 Scene make_disk_galaxy(const Params& p);
 Scene make_galaxy_collision(const Params& p);
 Scene make_toomre(const Params& p);
+Scene make_planet_into_jupiter(const Params& p);
 
 // particle counts and masses of the galaxy scenes (the functions their generators count with)
 SceneParticles disk_galaxy_particles(const Params& p);

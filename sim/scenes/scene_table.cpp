@@ -221,6 +221,20 @@ std::vector<SceneInfo> build_table() {
                  "0: now",
                  0, 2597641.5, 0}},
                wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
+  t.push_back({"planet-into-jupiter",
+               "Planet into Jupiter",
+               "crash an Earth-mass planet into Jupiter past the Galilean moons (merging on)",
+               false,
+               6,
+               {{"pericentre", "pericentre (Jupiter radii)",
+                 "closest approach of the point-mass orbit; below ~0.8 it hits (radius from a "
+                 "density of 3000 kg/m³)",
+                 0.05, 5, 0.4},
+                {"apocentre", "apocentre (AU)",
+                 "farthest point of the planet's orbit about Jupiter (it starts at 0.03 AU)", 0.01,
+                 0.3, 0.06},
+                {"moons", "Galilean moons", "1: Io, Europa, Ganymede and Callisto", 0, 1, 1, true}},
+               wrap<scenes::make_planet_into_jupiter>("planet-into-jupiter")});
   t.push_back({"two-body",
                "Two bodies",
                "a Kepler orbit with a = 1, G = M = 1 (period 2 pi), starting at pericentre",

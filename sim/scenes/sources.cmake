@@ -5,4 +5,5 @@ target_sources(nbody_sim PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/spheres.cpp
   ${CMAKE_CURRENT_LIST_DIR}/galaxy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/toomre.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/impact.cpp
 )
