@@ -3,12 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
 
-#if __has_include("sim/collisions.hpp")
 #include "sim/collisions.hpp"
-#define NBODY_LESSON_COLLISIONS 1
-#endif
 #include "sim/error.hpp"
 #include "sim/lesson.hpp"
 #include "sim/simulation.hpp"
@@ -50,15 +46,9 @@ void log_action(std::FILE* log, const LessonAction& a, const UnitSystem& u) {
                a.kind == LessonAction::Kind::Pause ? "" : a.text.c_str());
 }
 
-#ifdef NBODY_LESSON_COLLISIONS
 // merges the touching bodies of `sim` (as Edit::Kind::Merge does); logs each merger
 long long collide(Simulation& sim, const MergeRule& rule, double softening, std::FILE* log) {
-  Snapshot snap = sim.snapshot();
-  Scene s = *snap.scene;
-  const std::vector<MergeEvent> events = merge_touching(s, rule, softening);
-  if (events.empty()) return 0;
-  snap.scene = std::make_shared<const Scene>(std::move(s));
-  sim.restore(snap);
+  const std::vector<MergeEvent> events = sim.merge_touching(rule, softening);
   for (const MergeEvent& m : events) {
     std::string absorbed;
     for (const std::string& a : m.absorbed)
@@ -69,15 +59,6 @@ long long collide(Simulation& sim, const MergeRule& rule, double softening, std:
   }
   return static_cast<long long>(events.size());
 }
-#else
-struct MergeRule {
-  bool use_softening = false;
-  double density_kg_m3 = 3000;
-};
-long long collide(Simulation&, const MergeRule&, double, std::FILE*) {
-  fail("collisions: this build has no sim/collisions.hpp yet");
-}
-#endif
 
 double norm3(const std::array<double, 3>& v) {
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -118,7 +99,7 @@ int run_lesson(const LessonRunOptions& opt) {
   const long long cap = opt.steps.value_or(std::numeric_limits<long long>::max());
   const long long every =
       opt.every.value_or(std::max(1LL, static_cast<long long>(std::ceil(end / p.dt / 20.0))));
-  bool collisions = false;
+  bool collisions = sim.scene().merge_on_touch;  // a scene may start with them on
   MergeRule rule;
   long long merges = 0, next_report = 0;
   std::fprintf(log, "%10s %14s %8s %16s %12s\n", "step", "time", "N", "E", "|P|");

@@ -154,3 +154,24 @@ TEST_F(LessonCli, ErrorsNameTheLessonEventAndField) {
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.out.find("never ends"), std::string::npos) << r.out;
 }
+
+// collisions on from a lesson: touching bodies merge after each step (logged), a merge event
+// joins two named bodies, and momentum stays conserved to round-off through both
+TEST_F(LessonCli, CollisionsAndMergesConserveMomentum) {
+  std::ofstream(at("crash.json")) << R"({"title": "crash", "scene": "planet-into-jupiter",
+    "physics": {"kernel": "cpu-reference", "precision": "double"},
+    "events": [{"time": 0, "action": "collisions", "on": true, "density": 3000},
+               {"time": 0, "action": "merge", "names": ["Io", "Europa"]}]})";
+  const Scene s0 = state(at("crash.json"), 1, "before.bin");
+  const Result r = run("simulate --lesson " + at("crash.json") + " -o " + at("after.bin"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("collision: Jupiter absorbed planet"), std::string::npos) << r.out;
+  const Scene s1 = io::load(at("after.bin"));
+  EXPECT_EQ(s0.bodies.size(), 5u);  // Io and Europa merged
+  EXPECT_LT(s1.bodies.size(), s0.bodies.size());
+  EXPECT_FALSE(find_body(s1, "planet"));
+  double scale0 = 0, scale1 = 0;
+  const auto p0 = momentum(s0.bodies, scale0), p1 = momentum(s1.bodies, scale1);
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR(p1[k], p0[k], 1e-12 * scale0) << "component " << k;
+}
