@@ -42,8 +42,7 @@ void log_action(std::FILE* log, const LessonAction& a, const UnitSystem& u) {
       what = "error";
       break;
   }
-  std::fprintf(log, "[%14s] %s: %s\n", units::format_time(a.time, u).c_str(), what,
-               a.kind == LessonAction::Kind::Pause ? "" : a.text.c_str());
+  std::fprintf(log, "[%14s] %s: %s\n", units::format_time(a.time, u).c_str(), what, a.text.c_str());
 }
 
 // merges the touching bodies of `sim` (as Edit::Kind::Merge does); logs each merger

@@ -266,11 +266,14 @@ LessonAction LessonPlayer::translate(std::size_t k, const Scene& s, double G) co
       a.kind = A::Collisions;
       a.on = e.on;
       a.density = e.density;
-      a.text = std::string("collisions ") + (e.on ? "on" : "off");
+      a.text = !e.on           ? "off"
+               : e.density > 0 ? "on (radius from a density of " +
+                                     std::to_string(std::lround(e.density)) + " kg/m^3)"
+                               : "on (bodies touch within the softening)";
       break;
     case K::Pause:
       a.kind = A::Pause;
-      a.text = "pause";
+      a.text = "the window pauses (a headless run goes on)";
       break;
     case K::Speed:
       a.kind = A::Speed;
@@ -291,7 +294,7 @@ LessonAction LessonPlayer::translate(std::size_t k, const Scene& s, double G) co
       break;
     case K::End:
       a.kind = A::End;
-      a.text = "end";
+      a.text = "the lesson ends";
       break;
   }
   if (a.kind == A::Edit) a.text = a.edit.label;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sim/error.hpp"
 #include "sim/lesson.hpp"
@@ -228,4 +229,25 @@ TEST(Lesson, ShippedLessonsParse) {
     LessonPlayer player(l, s.units);
     EXPECT_GT(player.end_time(s), 0);
   }
+}
+
+// the full example of docs/LESSONS.md parses and every event translates
+TEST(Lesson, TheDocumentedExamplePlays) {
+  std::ifstream in(NBODY_ASSETS_DIR "/../docs/LESSONS.md");
+  ASSERT_TRUE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string doc = ss.str();
+  const std::size_t a = doc.find("```json\n"), b = doc.find("```", a + 8);
+  ASSERT_NE(a, std::string::npos);
+  const Lesson l = parse_lesson(doc.substr(a + 8, b - a - 8), "LESSONS.md");
+  Scene s = make_lesson_scene(l);
+  LessonPlayer player(l, s.units);
+  int n = 0;
+  while (auto e = player.next_due(1e9, s, s.units.G)) {
+    ASSERT_NE(e->kind, LessonAction::Kind::Error) << e->text;
+    if (e->kind == LessonAction::Kind::Edit) apply_edit(s, e->edit);
+    ++n;
+  }
+  EXPECT_EQ(n, 13);
 }
