@@ -286,6 +286,7 @@ void register_simulate_command(CLI::App& app) {
 }
 
 int run_headless_default(const LaunchOptions& launch) {
+  if (!launch.lesson.empty()) return run_lesson({launch, {}, {}, {}, {}});
   SimulateOptions o;
   o.launch = launch;
   return simulate(o);
