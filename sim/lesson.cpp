@@ -419,7 +419,18 @@ Lesson load_lesson(const std::string& path) {
       if (fs::is_regular_file(c, ec)) p = c;
   }
   std::ifstream in(p, std::ios::binary);
-  if (!in) fail(path, ": cannot open the lesson (", std::strerror(errno), ")");
+  if (!in) {
+    const std::string why = std::strerror(errno);
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(lessons_dir(), ec))
+      if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    std::string shipped;
+    for (const std::string& n : names)
+      shipped += (shipped.empty() ? "" : ", ") + n;
+    fail(path, ": cannot open the lesson (", why, "); the shipped lessons are ",
+         shipped.empty() ? "missing (" + lessons_dir() + ")" : shipped);
+  }
   std::ostringstream os;
   os << in.rdbuf();
   return parse_lesson(os.str(), p.string());

@@ -51,7 +51,7 @@ struct LessonEvent {
   std::optional<Component> component;       ///< Add: default Star (palette: the entry's)
   std::array<double, 3> position{0, 0, 0};  ///< Add: absolute, or relative to `relative_to`
   std::optional<std::array<double, 3>> velocity;  ///< Add, Set
-  std::optional<double> velocity_factor;          ///< Set: multiply the velocity (about the centre)
+  std::optional<double> velocity_factor;          ///< Set: multiply the velocity (scene frame)
   std::string relative_to;                        ///< Add: position and velocity relative to it
   /// Add with relative_to: "axes" (the scene's axes) or "orbit" (x away from the dominant body,
   /// y along the body's motion, z along its orbital angular momentum).
