@@ -103,15 +103,26 @@ void UndoStack::push(std::string label, Snapshot before, Snapshot after) {
 }
 
 void UndoStack::trim() {
+  // drop the oldest entries while over budget (the newest stays)
   std::size_t drop = 0;
-  std::size_t total = bytes();
-  while (total > budget_ && entries_.size() - drop > 1) {
-    total -= entries_[drop].before.bytes() + entries_[drop].after.bytes();
+  while (drop + 1 < entries_.size() && bytes_from(drop) > budget_)
     ++drop;
-  }
   if (drop == 0) return;
   entries_.erase(entries_.begin(), entries_.begin() + static_cast<long>(drop));
   cursor_ = cursor_ > drop ? cursor_ - drop : 0;
+}
+
+std::size_t UndoStack::bytes_from(std::size_t first) const {
+  // a scene shared by two snapshots (an edit's after, the next one's before) counts once
+  std::vector<const Scene*> seen;
+  std::size_t n = 0;
+  for (std::size_t k = first; k < entries_.size(); ++k)
+    for (const Snapshot* s : {&entries_[k].before, &entries_[k].after}) {
+      if (std::find(seen.begin(), seen.end(), s->scene.get()) != seen.end()) continue;
+      seen.push_back(s->scene.get());
+      n += s->bytes();
+    }
+  return n;
 }
 
 const Snapshot* UndoStack::undo() {
@@ -140,10 +151,7 @@ std::string UndoStack::redo_label() const {
 }
 
 std::size_t UndoStack::bytes() const {
-  std::size_t n = 0;
-  for (const Entry& e : entries_)
-    n += e.before.bytes() + e.after.bytes();
-  return n;
+  return bytes_from(0);
 }
 
 void UndoStack::clear() {

@@ -94,6 +94,8 @@ class UndoStack {
   std::string undo_label() const;
   std::string redo_label() const;
   std::size_t size() const { return entries_.size(); }
+  /// Memory held by the entries (a scene shared by several snapshots counts once: pass the
+  /// last edit's `after` as the next `before` when nothing ran in between).
   std::size_t bytes() const;
   void clear();
 
@@ -103,6 +105,7 @@ class UndoStack {
     Snapshot before, after;
   };
   void trim();
+  std::size_t bytes_from(std::size_t first) const;
   std::vector<Entry> entries_;
   std::size_t cursor_ = 0;
   std::size_t budget_ = kDefaultBudget;

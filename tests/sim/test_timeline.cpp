@@ -122,6 +122,14 @@ TEST(UndoStack, BudgetDropsTheOldest) {
   EXPECT_EQ(u.size(), 3u);
   EXPECT_EQ(u.labels().front(), "edit 7");
   EXPECT_EQ(u.undo_label(), "edit 9");
+  // a scene shared by an edit's after and the next edit's before counts once
+  UndoStack shared;
+  shared.set_budget(3 * one);
+  Snapshot a = snap(20), b = snap(21), c = snap(22);
+  shared.push("one", a, b);
+  shared.push("two", b, c);
+  EXPECT_EQ(shared.bytes(), 3 * one);
+  EXPECT_EQ(shared.size(), 2u);
   // the newest is kept even alone over budget
   u.set_budget(1);
   EXPECT_EQ(u.size(), 1u);
