@@ -111,12 +111,14 @@ std::string format_speed(double sim_per_second, const UnitSystem& u) {
 }
 
 double steps_per_second(double sim_per_second, double dt) {
-  return dt > 0 ? sim_per_second / dt : 0.0;
+  return dt != 0 ? sim_per_second / std::abs(dt) : 0.0;
 }
 
 long long steps_due(double sim_per_second, double dt, double elapsed_real, double done_sim,
                     long long cap) {
-  if (dt <= 0 || sim_per_second <= 0) return 0;
+  dt = std::abs(dt);  // backwards runs pace like forward ones
+  done_sim = std::abs(done_sim);
+  if (dt == 0 || sim_per_second <= 0) return 0;
   double owed = sim_per_second * elapsed_real - done_sim;
   if (owed < dt) return 0;
   double k = std::floor(owed / dt);

@@ -20,7 +20,8 @@ std::string format_span(double t, const UnitSystem& u);
 /// Simulation speed as simulated time per real second: "1 s = 10 days".
 std::string format_speed(double sim_per_second, const UnitSystem& u);
 
-/// Steps per real second that give `sim_per_second` with a step of dt (dt > 0).
+/// Steps per real second that give `sim_per_second` with a step of dt (|dt|: a run backwards,
+/// dt < 0, paces like a forward one).
 double steps_per_second(double sim_per_second, double dt);
 /// Steps to run now so that simulated time keeps up with `sim_per_second` since the anchor:
 /// `elapsed_real` seconds have passed and `done_sim` simulated time has been covered since it.

@@ -123,7 +123,7 @@ double Viewer::interactions_per_s() const {
 }
 
 int Viewer::trail_every() const {
-  const double dt = physics().dt;
+  const double dt = std::abs(physics().dt);
   if (!(trail_span > 0) || !(dt > 0)) return 1;
   return std::max(1, static_cast<int>(std::lround(trail_span / (kTrailLength * dt))));
 }

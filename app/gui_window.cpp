@@ -24,6 +24,7 @@
 #include "app/gui_options.hpp"
 #include "app/gui_panel.hpp"
 #include "app/gui_viewer.hpp"
+#include "app/movie_pipe.hpp"
 #include "app/startup.hpp"
 #include "render/capture.hpp"
 #include "render/gl_debug.hpp"
@@ -98,52 +99,6 @@ struct ImGuiSession {
     if (gl) ImGui_ImplOpenGL3_Shutdown();
     if (glfw) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
-  }
-};
-
-// a movie through an ffmpeg pipe
-struct FfmpegPipe {
-  FILE* pipe = nullptr;
-  int width = 0, height = 0;
-  ~FfmpegPipe() { close(); }
-  std::string path;
-  bool open(const std::string& out, int w, int h, int fps) {
-    // even sizes for yuv420p
-    std::string cmd = "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
-                      std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
-                      " -i - -vf 'crop=trunc(iw/2)*2:trunc(ih/2)*2' -c:v libx264 -pix_fmt yuv420p "
-                      "-r " +
-                      std::to_string(fps) + " '" + out + "'";
-    path = out;
-    partial = partial_name(out);
-    // ffmpeg writes a partial file next to the movie; close() renames it into place only when
-    // ffmpeg succeeded (an interrupted or failed recording never replaces a good movie)
-    const std::string::size_type at = cmd.rfind("'" + out + "'");
-    if (at != std::string::npos) cmd.replace(at, out.size() + 2, "'" + partial + "'");
-    pipe = popen(cmd.c_str(), "w");
-    width = w;
-    height = h;
-    return pipe != nullptr;
-  }
-  std::string partial;
-  std::string error;  ///< why the last recording was not kept
-  static std::string partial_name(const std::string& out) {
-    const std::filesystem::path p(out);
-    return (p.parent_path() / ("." + p.stem().string() + ".partial" + p.extension().string()))
-        .string();
-  }
-  void close() {
-    if (!pipe) return;
-    const int status = pclose(pipe);
-    pipe = nullptr;
-    std::error_code ec;
-    if (status == 0) {
-      std::filesystem::rename(partial, path, ec);
-      if (ec) error = path + ": " + ec.message();
-    } else {
-      std::filesystem::remove(partial, ec);
-      error = path + ": ffmpeg failed (status " + std::to_string(status) + "); nothing written";
-    }
   }
 };
 
@@ -400,7 +355,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   int record_index = 0;
   std::string png_dir;
   bool was_recording_png = false;
-  FfmpegPipe ffmpeg;
+  MoviePipe ffmpeg;
   double last_x = 0, last_y = 0;
   glfwGetCursorPos(window.w, &last_x, &last_y);
   double press_x = 0, press_y = 0;
@@ -548,14 +503,14 @@ int run_gui(const LaunchOptions& launch_options_in) {
               "recording PNG frames: " + std::to_string(record_index) + " in " + png_dir;
         }
         if (panel.record_ffmpeg) {
-          if (!ffmpeg.pipe || ffmpeg.width != fbw || ffmpeg.height != fbh) {
+          if (!ffmpeg.is_open() || ffmpeg.width() != fbw || ffmpeg.height() != fbh) {
             ffmpeg.close();
             std::string mp4 = in_dir(panel.capture_dir, timestamped_name(".mp4"));
-            if (!ffmpeg.open(mp4, fbw, fbh, panel.mp4_fps)) throw Error("could not start ffmpeg");
+            if (!ffmpeg.open(mp4, fbw, fbh, panel.mp4_fps)) throw Error(ffmpeg.error());
             panel.record_status =
                 "recording " + mp4 + " at " + std::to_string(panel.mp4_fps) + " frames/s";
           }
-          std::fwrite(img.rgba.data(), 1, img.rgba.size(), ffmpeg.pipe);
+          if (!ffmpeg.write(img.rgba.data(), img.rgba.size())) throw Error(ffmpeg.error());
         }
       } catch (const std::exception& e) {
         panel.record_png = panel.record_ffmpeg = false;
@@ -563,12 +518,11 @@ int run_gui(const LaunchOptions& launch_options_in) {
         std::fprintf(stderr, "nbody: %s\n", panel.record_status.c_str());
       }
     }
-    if (!panel.record_ffmpeg && ffmpeg.pipe) {
-      std::string path = ffmpeg.path;
-      ffmpeg.error.clear();
+    if (!panel.record_ffmpeg && ffmpeg.is_open()) {
+      std::string path = ffmpeg.path();
       ffmpeg.close();
-      panel.record_status =
-          ffmpeg.error.empty() ? "movie written: " + path : "movie not written: " + ffmpeg.error;
+      panel.record_status = ffmpeg.error().empty() ? "movie written: " + path
+                                                   : "movie not written: " + ffmpeg.error();
       std::printf("nbody: %s\n", panel.record_status.c_str());
     }
     if (was_recording_png && !panel.record_png) {

@@ -475,11 +475,12 @@ long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_
   cap = std::min(cap, 100000LL);
   if (single || c.max_speed) return cap;
   double now = now_seconds();
-  double done = sim_->time() - anchor_sim_;
+  // |time|: a run backwards (dt < 0) paces like a forward one
+  double done = std::abs(sim_->time() - anchor_sim_);
   long long k = steps_due(c.speed, p.dt, now - anchor_real_, done, cap);
   if (k == 0) {
     // the next step is due when the simulated time falls behind by one dt
-    wait_s = (done + p.dt) / std::max(c.speed, 1e-300) - (now - anchor_real_);
+    wait_s = (done + std::abs(p.dt)) / std::max(c.speed, 1e-300) - (now - anchor_real_);
     return 0;
   }
   // far behind: the kernel cannot keep up; drop the debt instead of running in bursts

@@ -31,7 +31,11 @@ int force_evaluations(Integrator i) {
 }
 
 void validate(const PhysicsParams& p) {
-  if (!std::isfinite(p.dt) || !(p.dt > 0)) fail("dt must be > 0 (got ", p.dt, ")");
+  if (!std::isfinite(p.dt) || p.dt == 0)
+    fail("dt must be finite and not 0 (got ", p.dt, "; < 0 runs time backwards)");
+  if (p.dt < 0 && !find_integrator(p.integrator).time_reversible)
+    fail("dt < 0 (time backwards) needs a time-reversible integrator; ",
+         find_integrator(p.integrator).name, " is not (got dt = ", p.dt, ")");
   if (!std::isfinite(p.softening) || p.softening < 0)
     fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
   if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");

@@ -28,7 +28,8 @@ int force_evaluations(Integrator i);
 /// The physics of a run, with one owner (the simulation; the panel asks for changes): what a
 /// step integrates and with which forces' constants. Live: any of it may change between steps.
 struct PhysicsParams {
-  double dt = 1e-3;         ///< time step, in the scene's time unit (> 0)
+  double dt = 1e-3;  ///< time step, in the scene's time unit (< 0: backwards, time-reversible
+                     ///< integrators only)
   double softening = 0.05;  ///< Plummer softening length ε (>= 0); ε² is added to r²
   double G = 1.0;           ///< gravitational constant in the scene's units (> 0)
   Integrator integrator = Integrator::Leapfrog;

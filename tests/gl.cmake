@@ -4,6 +4,7 @@
 #   test_interop        CUDA-GL interop: the GL buffer holds the simulation's positions (GPU)
 #   test_gui_threaded   the window with a slow simulation thread: UI frames go on; --stats JSON
 #   test_gui_logic      dates, speed and steps, body colours, scale bar (label app, no GL)
+#   test_movie_pipe     the MP4 recorder's ffmpeg child: names passed as arguments (label app)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(STB_TEST REQUIRED IMPORTED_TARGET stb)
 
@@ -20,5 +21,7 @@ nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_render_output.cpp gl)
 add_dependencies(test_render_output nbody)
 # pure helpers of the window (no GL context needed)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)
+# the MP4 recorder's child process (no shell; issue 22)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_movie_pipe.cpp app nbody_gui)
 # the simulation thread's accuracy check and tree cells (label app, no GL)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_sim_runner.cpp app nbody_gui)

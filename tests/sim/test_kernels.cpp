@@ -59,8 +59,8 @@ TEST(KernelTable, InvalidTunableNamesAllowedValues) {
 
 TEST(KernelTable, BadPhysicsParametersRejected) {
   SimParams p;
-  p.dt = -1;
-  EXPECT_EQ(error_of(p), "dt must be > 0 (got -1)");
+  p.dt = 0;
+  EXPECT_EQ(error_of(p), "dt must be finite and not 0 (got 0; < 0 runs time backwards)");
   p = {};
   p.softening = -1;
   EXPECT_NE(error_of(p).find("softening"), std::string::npos);

@@ -1,0 +1,66 @@
+#pragma once
+// The panel's sections (one file each: panel_scene, panel_physics, panel_display, panel_health,
+// panel_classroom) and the small ImGui helpers they share (panel_widgets). Internal to the
+// panel: draw_panel() in gui_panel.cpp calls the sections.
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include <imgui.h>
+#include <glm/glm.hpp>
+
+#include "app/gui_panel.hpp"
+#include "app/gui_viewer.hpp"
+
+namespace nbody::app {
+
+// sections
+void scene_section(Viewer& v, PanelState& s);
+void kernel_section(Viewer& v);
+void physics_section(Viewer& v);
+void display_section(Viewer& v);
+void map_section(Viewer& v);
+void timings_section(Viewer& v);
+void health_section(Viewer& v);
+void classroom_section(Viewer& v, PanelState& s);
+void help_section();
+
+// widgets
+/// A colour as ImGui's packed RGBA.
+ImU32 to_u32(const glm::vec3& c, float a = 1.0f);
+/// A number with an SI prefix and unit: "1.2 G" + unit.
+std::string si(double v, const char* unit);
+/// A "(?)" with `text` as its tooltip.
+void help_marker(const char* text);
+/// `s` with line breaks so that no line is wider than `width` pixels in the current font.
+std::string wrap_text(const std::string& s, float width);
+/// Text wrapped at the panel's width (plain, or in colour c).
+void wrapped(const std::string& s);
+void wrapped_colored(const ImVec4& c, const std::string& s);
+/// Several histories in one frame on a shared scale from 0, `label` at its top left.
+void plot_histories(std::initializer_list<std::pair<const History*, ImU32>> series, float height,
+                    const char* label);
+/// A bar filling `frac` of the cell behind `text`, with an optional tick at `tick`.
+void bar_cell(float frac, ImU32 color, const char* text, float tick = -1.0f);
+
+/// A horizontal colour bar (a colour map) with labels at its ends.
+template <typename F>
+void color_bar(F color, const char* left, const char* right, float height = 12.0f) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float w = ImGui::GetContentRegionAvail().x;
+  const int steps = 64;
+  for (int i = 0; i < steps; ++i) {
+    float x0 = p.x + w * i / steps, x1 = p.x + w * (i + 1) / steps;
+    dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 1, p.y + height),
+                      to_u32(color((i + 0.5f) / steps)));
+  }
+  ImGui::Dummy(ImVec2(w, height));
+  ImGui::TextUnformatted(left);
+  float rw = ImGui::CalcTextSize(right).x;
+  ImGui::SameLine(std::max(w - rw, 0.0f) + ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextUnformatted(right);
+}
+
+}  // namespace nbody::app
