@@ -9,6 +9,7 @@
 
 #include "app/commands.hpp"
 #include "app/launch.hpp"
+#include "app/lesson_run.hpp"
 #include "app/progress.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
@@ -274,11 +275,18 @@ void register_simulate_command(CLI::App& app) {
       fail(
           "--steps-per-frame applies to the window and render; simulate runs --steps steps "
           "(--every: how often it reports)");
+    if (!o->launch.lesson.empty()) {
+      // a lesson plays its events between the steps (app/lesson_run.hpp)
+      if (o->no_diagnostics) fail("--no-diagnostics does not apply to --lesson");
+      run_lesson({o->launch, o->steps, o->every, o->output, o->output_format});
+      return;
+    }
     simulate(*o);
   });
 }
 
 int run_headless_default(const LaunchOptions& launch) {
+  if (!launch.lesson.empty()) return run_lesson({launch, {}, {}, {}, {}});
   SimulateOptions o;
   o.launch = launch;
   return simulate(o);

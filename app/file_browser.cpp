@@ -144,6 +144,19 @@ std::string FileBrowser::selected_path() const {
   return (fs::path(folder_) / name_).string();
 }
 
+bool FileBrowser::can_accept() const {
+  if (name_.empty()) return false;
+  std::error_code ec;
+  const fs::path p = selected_path();
+  if (mode_ == Mode::Load) return fs::exists(p, ec);
+  return fs::is_directory(p.parent_path(), ec) && !fs::is_directory(p, ec);
+}
+
+bool FileBrowser::would_overwrite() const {
+  std::error_code ec;
+  return mode_ == Mode::Save && !name_.empty() && fs::exists(selected_path(), ec);
+}
+
 void FileBrowser::load_recent() {
   recent_.clear();
   if (recent_file_.empty()) return;

@@ -22,6 +22,9 @@ struct BrowserEntry {
 /// What the browser shows: a folder, its entries, the recent files, and what went wrong.
 class FileBrowser {
  public:
+  /// Load picks an existing file (or AGORA folder); Save takes a name and asks before
+  /// replacing a file.
+  enum class Mode { Load, Save };
   /// `extensions`: the file name endings listed (lower case with the dot; empty: the formats of
   /// io::extension_table()); `recent_file`: where the recent files are kept (empty:
   /// recent_files_path()).
@@ -55,6 +58,23 @@ class FileBrowser {
   const std::string& message() const { return message_; }
   void clear_message() { message_.clear(); }
 
+  Mode mode() const { return mode_; }
+  void set_mode(Mode m) { mode_ = m; }
+  /// Whether OK may go on now: Load: the selection exists; Save: a name is given (in an
+  /// existing folder).
+  bool can_accept() const;
+  /// Save: the selection is an existing file, to be confirmed before it is replaced.
+  bool would_overwrite() const;
+
+  /// The widget's own state between frames (text fields, the overwrite question).
+  struct Ui {
+    char path[4096] = {};
+    char name[1024] = {};
+    bool confirm_overwrite = false;
+    bool fresh = true;  ///< the popup was just opened: fields are refilled from the model
+  };
+  Ui& ui() { return ui_; }
+
   /// Recent files, newest first, at most kRecent; read from the JSON file at construction
   /// (a corrupt file is ignored, message() says so).
   const std::vector<std::string>& recent() const { return recent_; }
@@ -72,7 +92,16 @@ class FileBrowser {
   std::string name_;
   std::string message_;
   std::vector<std::string> recent_;
+  Mode mode_ = Mode::Load;
+  Ui ui_;
 };
+
+/// Draws `fb` as the ImGui modal popup `id` (open it with ImGui::OpenPopup(id)): the folder
+/// (editable), up, the folders and files, the recent files, a name field (Save), OK and Cancel;
+/// Save asks before replacing a file. Returns true on the frame a path is chosen (in `chosen`;
+/// it is remembered in the recent files); the popup then closes. Defined in
+/// file_browser_ui.cpp (GUI builds only).
+bool file_browser_modal(const char* id, FileBrowser& fb, std::string& chosen);
 
 /// $XDG_CONFIG_HOME/nbody/recent.json, else ~/.config/nbody/recent.json ("" without HOME).
 std::string recent_files_path();

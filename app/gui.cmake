@@ -22,6 +22,7 @@ target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim OpenGL::EGL Thre
   PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
 
 target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp panel_widgets.cpp panel_scene.cpp
-  panel_physics.cpp panel_display.cpp panel_health.cpp panel_classroom.cpp panel_edit.cpp cmd_render.cpp)
+  panel_physics.cpp panel_display.cpp panel_health.cpp panel_classroom.cpp panel_edit.cpp
+  cmd_render.cpp file_browser_ui.cpp)
 target_compile_definitions(nbody PRIVATE NBODY_WITH_GUI=1)
 target_link_libraries(nbody PRIVATE nbody_gui PkgConfig::IMGUI PkgConfig::GLFW)

@@ -77,6 +77,15 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
                     ->group("Scene");
   // a loaded file has no preset, N, seed or scene parameters
   load->excludes(scene)->excludes(n)->excludes(seed)->excludes(param);
+  cmd.add_option("--lesson", o.lesson,
+                 "play a lesson: a JSON file scripting a demo (its scene, events and captions; "
+                 "docs/LESSONS.md), or the name of a shipped one (comet-slingshot, heavy-sun, "
+                 "black-hole-galaxy)")
+      ->check(non_empty())
+      ->excludes(scene)
+      ->excludes(load)
+      ->excludes(param)
+      ->group("Scene");
   cmd.add_option("--input-units,--tipsy-units", o.input_units,
                  "units of a file that stores none (Tipsy, plain CSV): henon (default, G = 1), "
                  "solar, galactic, agora")
@@ -445,12 +454,39 @@ void restore_kernel_choice(const io::RunRecord& run, const LaunchOptions& o, Lau
   p.tunables = c.tunables;  // --theta etc. are applied on top
 }
 
+// --lesson: the lesson's scene and start physics become launch options (the command line's
+// kernel, dt and integrator win)
+std::shared_ptr<const Lesson> apply_lesson(LaunchOptions& o) {
+  auto lesson = std::make_shared<const Lesson>(load_lesson(o.lesson));
+  const LessonScene& ls = lesson->scene;
+  if (!ls.file.empty()) {
+    o.load = ls.file;
+  } else {
+    o.scene = ls.name;
+    bool known = false;
+    for (const SceneInfo& s : scene_table())
+      known = known || s.name == ls.name;
+    if (!known) fail(lesson->source, ": scene: no scene named '", ls.name, "'");
+    if (!o.n) o.n = ls.params.n;
+    if (!o.seed && ls.params.seed != 1) o.seed = ls.params.seed;
+    for (const auto& [key, value] : ls.params.values)
+      o.scene_values.push_back(key + "=" + io::detail::format_double(value));
+  }
+  if (o.kernel.empty()) o.kernel = lesson->kernel;
+  if (o.precision.empty()) o.precision = lesson->precision;
+  if (o.integrator.empty() && lesson->integrator)
+    o.integrator = integrator_name(*lesson->integrator);
+  if (!o.softening && lesson->softening) o.softening = lesson->softening;
+  return lesson;
+}
+
 }  // namespace
 
 Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
                    std::size_t cpu_default_n) {
   Launch l;
   LaunchOptions o = given;
+  if (!o.lesson.empty()) l.lesson = apply_lesson(o);
   // the kernel first: the default N depends on whether it runs on a GPU
   SimParams& p = l.params;
   p.kernel = o.kernel.empty() ? default_kernel() : o.kernel;
@@ -550,6 +586,14 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
       fail("--pn: the 1PN correction is about one dominant body (the Sun); in scene '",
            l.scene.name, "' the heaviest body holds only ", 100 * heaviest / total,
            "% of the mass");
+  }
+  if (l.lesson) {
+    // the lesson's dt and speed are in the scene's units
+    const UnitSystem& su = l.scene.units;
+    if (!o.dt && l.lesson->dt)
+      o.dt = lesson_time(*l.lesson->dt, su, l.lesson->source + ": physics.dt");
+    if (l.lesson->speed)
+      l.lesson_speed = lesson_time(*l.lesson->speed, su, l.lesson->source + ": physics.speed");
   }
   l.override = {o.dt, o.softening, o.G};
   p.dt = o.dt.value_or(l.scene.dt);

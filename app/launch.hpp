@@ -14,6 +14,7 @@
 
 #include "sim/backend.hpp"
 #include "sim/io/io.hpp"
+#include "sim/lesson.hpp"
 #include "sim/params.hpp"
 #include "sim/scene.hpp"
 #include "sim/simulation.hpp"
@@ -37,6 +38,7 @@ struct LaunchOptions {
   std::string integrator;          ///< leapfrog or yoshida4; empty: the scene's default
   bool post_newtonian = false;     ///< 1PN correction of the Sun's gravity
   bool no_post_newtonian = false;  ///< --no-pn: drop the 1PN term a loaded state records
+  std::string lesson;  ///< --lesson: a lesson file (JSON) that scripts the run (docs/LESSONS.md)
   // small bodies (JPL SBDB JSON) added to a scene of the real sky
   std::vector<std::string> small_bodies;        ///< files
   std::vector<std::string> small_body_classes;  ///< SBDB classes to keep (all when empty)
@@ -71,6 +73,11 @@ struct Launch {
   PhysicsOverride override;
   std::string kernel_reason;  ///< why this kernel, when none was named (shown in the panel)
   std::optional<io::RunRecord> loaded_run;  ///< the run a loaded file records (to continue it)
+  /// --lesson: the lesson that scripts the run (its scene and start physics are applied above;
+  /// play it with LessonPlayer(*lesson, scene.units)); null without one.
+  std::shared_ptr<const Lesson> lesson;
+  /// The lesson's simulated time per real second (physics.speed), 0 when it gives none.
+  double lesson_speed = 0;
 };
 Launch make_launch(const LaunchOptions& o, std::size_t gpu_default_n = 65536,
                    std::size_t cpu_default_n = 16384);

@@ -369,6 +369,16 @@ std::string describe(const FileInfo& fi) {
     os << "run:        elapsed " << fi.run->time << " " << u.time << ", " << fi.run->steps
        << " steps, kernel " << (fi.run->kernel.empty() ? "?" : fi.run->kernel) << ", integrator "
        << (fi.run->integrator.empty() ? "?" : fi.run->integrator) << "\n";
+    if (fi.run->has_state()) {
+      // the rest of a saved state
+      const RunRecord& r = *fi.run;
+      os << "state:      " << (r.precision.empty() ? "precision ?" : r.precision) << ", "
+         << (r.gpus == 0 ? std::string("all GPUs") : std::to_string(r.gpus) + " GPU(s)");
+      for (const auto& [key, value] : r.tunables)
+        os << ", " << key << " " << value;
+      if (!r.view.empty()) os << ", a view (" << r.view.size() << " values)";
+      os << "\n";
+    }
   }
   return os.str();
 }

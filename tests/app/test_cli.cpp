@@ -350,6 +350,9 @@ TEST_F(Cli, LoadedStateRestoresTheKernelChoice) {
   const std::string head = read(at("s.csv")).substr(0, 600);
   EXPECT_NE(head.find("precision=double"), std::string::npos) << head;
   EXPECT_NE(head.find("theta:0.3"), std::string::npos) << head;
+  const Result info = run("info " + at("s.csv"));
+  EXPECT_NE(info.out.find("state:      double, 1 GPU(s), theta 0.3"), std::string::npos)
+      << info.out;
   r = run("simulate --load " + at("s.csv") + " --steps 2 -o " + at("t.csv"));
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("kernel cpu-barnes-hut (double)"), std::string::npos) << r.out;

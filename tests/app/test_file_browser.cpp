@@ -88,6 +88,15 @@ TEST_F(Browser, TypedPaths) {
   EXPECT_TRUE(fb.set_path(at("tree/new_state.bin")));  // a file to save: its folder and name
   EXPECT_EQ(fb.folder(), at("tree"));
   EXPECT_EQ(fb.name(), "new_state.bin");
+  fb.set_mode(FileBrowser::Mode::Save);
+  EXPECT_TRUE(fb.can_accept());
+  EXPECT_FALSE(fb.would_overwrite());
+  fb.name() = "b.csv";
+  EXPECT_TRUE(fb.would_overwrite());  // Save asks first
+  fb.set_mode(FileBrowser::Mode::Load);
+  EXPECT_TRUE(fb.can_accept());
+  fb.name() = "missing.csv";
+  EXPECT_FALSE(fb.can_accept());  // Load takes existing files only
   EXPECT_FALSE(fb.set_path(at("nowhere/x.csv")));
   EXPECT_NE(fb.message().find("nowhere"), std::string::npos) << fb.message();
   EXPECT_EQ(fb.folder(), at("tree"));  // the old listing stays
