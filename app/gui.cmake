@@ -18,7 +18,7 @@ add_library(nbody_gui STATIC
   movie_pipe.cpp
 )
 find_package(Threads REQUIRED)
-target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim OpenGL::EGL Threads::Threads
+target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim nbody_app_core OpenGL::EGL Threads::Threads
   PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
 
 target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp panel_widgets.cpp panel_scene.cpp

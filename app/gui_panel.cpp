@@ -113,6 +113,8 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   if (ImGui::CollapsingHeader("Inspector")) inspector_section(v);
   open("timeline");
   if (ImGui::CollapsingHeader("Timeline")) timeline_section(v);
+  open("files");
+  if (ImGui::CollapsingHeader("Save, load, lessons")) files_section(v, s);
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(v);
   if (ImGui::CollapsingHeader("Physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(v);
   open("display");

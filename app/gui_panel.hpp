@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/file_browser.hpp"
 #include "app/gestures.hpp"
 #include "app/gui_viewer.hpp"
 
@@ -41,6 +42,11 @@ struct PanelState {
   std::vector<char> compare_pick;
   /// The mouse on the view: the tool in hand and what Add places (the Tools section edits them).
   Gestures gestures;
+  /// Save and Load's file browser (one at a time), and the shipped lessons listed.
+  FileBrowser browser;
+  std::vector<std::string> lessons;
+  int lesson_index = 0;
+  std::string lesson_error;
 };
 
 /// Draws the panel at the left of a width×height window.

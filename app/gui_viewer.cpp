@@ -230,6 +230,7 @@ void Viewer::adopt_state(const SimUpdate& u) {
   if (state_.scene_serial != seen_scene_) on_new_scene();
   if (state_.reset_serial != seen_reset_) on_reset();
   adopt_edits();
+  lesson_actions(u);
   // the simulation owns the physics and the kernel: the panel shows what runs once the
   // simulation has handled every request this viewer sent
   if (state_.physics_requests >= physics_sent_ && !pending.physics) shown_physics_.reset();

@@ -246,6 +246,15 @@ class Viewer {
   /// adds the camera, view_values()); `path` names it in the message.
   void save_state(const std::string& path,
                   std::function<void(const Scene&, const SimParams&, double, long long)> writer);
+  /// Starts the state saved in `path` (bodies, time, physics, kernel; the camera when the new
+  /// scene arrives); a file that is not a native one goes through the usual load.
+  void load_state(const std::string& path);
+  /// Plays `lesson` on the running scene (null: stops); `restart` first starts its own scene
+  /// with its dt and softening, and its speed.
+  void play_lesson(std::shared_ptr<const Lesson> lesson, bool restart);
+  /// The lesson's caption to show now ("" when none), and the lesson playing ("" when none).
+  std::string caption() const;
+  const std::string& lesson_title() const { return state_.lesson_title; }
   /// The camera as named values (stored in a saved state) and back.
   std::map<std::string, double> view_values() const;
   void apply_view_values(const std::map<std::string, double>& v);
@@ -307,7 +316,10 @@ class Viewer {
   std::optional<KernelChoice> shown_choice_;
   long long physics_sent_ = 0, kernel_sent_ = 0;  // requests sent (see SimState)
   long long seen_map_ = -1;
-  long long seen_edit_ = 0, seen_selection_ = 0, gesture_ids_ = 0;
+  long long seen_edit_ = 0, seen_selection_ = 0, gesture_ids_ = 0, seen_view_ = 0;
+  std::string caption_;
+  double caption_until_ = 0;  // monotonic seconds
+  void lesson_actions(const SimUpdate& u);
   std::vector<SimRequest> queued_;   // edits, undo, rewind, select, save: sent in frame()
   std::vector<float> xyzm_, speed_;  // host copy (host path)
   bool positions_new_ = false;

@@ -171,7 +171,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   // defaults that fit the machine: a short measurement picks N and the kernel of a generated
   // scene when the command line names neither
   StartupChoice startup;
-  bool generated = launch_options.load.empty();
+  // (a lesson brings its own scene and N)
+  bool generated = launch_options.load.empty() && launch_options.lesson.empty();
   if (!opt.screenshot.empty() && opt.smoke_frames == 0 && opt.exit_after <= 0)
     fail(
         "--screenshot is written at the end of --smoke-test or --exit-after (F12 takes one in "
@@ -333,7 +334,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
 
   // the simulation gets its own thread; the viewer and every GL call stay here
   // the command line's dt, softening and G replace the scene's
+  // a lesson's speed is the scene's (the viewer takes its speed from the scene)
+  if (launch.lesson && launch.lesson_speed > 0) launch.scene.speed = launch.lesson_speed;
   Viewer viewer(launch.scene, launch.params, !opt.no_interop, true, launch.override);
+  if (launch.lesson) viewer.play_lesson(launch.lesson, false);
   if (launch_options.steps_per_frame > 1)
     viewer.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
   viewer.debug_step_delay_ms = opt.debug_step_delay_ms;

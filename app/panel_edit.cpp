@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +14,8 @@
 
 #include "app/gui_logic.hpp"
 #include "app/panel_sections.hpp"
+#include "app/state_file.hpp"
+#include "sim/lesson.hpp"
 #include "sim/palette.hpp"
 
 namespace nbody::app {
@@ -339,6 +344,87 @@ void delete_selection(Viewer& v) {
   remove_selection(v);
 }
 
+void files_section(Viewer& v, PanelState& s) {
+  FileBrowser& fb = s.browser;
+  const char* popup = "Choose a file";
+  if (ImGui::Button("Save state ...")) {
+    fb.set_mode(FileBrowser::Mode::Save);
+    if (fb.folder().empty()) fb.open(".");
+    fb.name() = v.scene().name + ".bin";
+    ImGui::OpenPopup(popup);
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "bodies, time, dt, integrator, kernel and camera, in the native format "
+        "(.bin or .csv)");
+  ImGui::SameLine();
+  if (ImGui::Button("Load ...")) {
+    fb.set_mode(FileBrowser::Mode::Load);
+    if (fb.folder().empty()) fb.open(".");
+    ImGui::OpenPopup(popup);
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "a saved state (restores time, physics, kernel and camera) or any file "
+        "nbody reads (CSV, binary, Tipsy, AGORA)");
+  std::string chosen;
+  if (file_browser_modal(popup, fb, chosen)) {
+    if (fb.mode() == FileBrowser::Mode::Save) {
+      const std::map<std::string, double> view = v.view_values();
+      v.save_state(chosen,
+                   [chosen, view](const Scene& sc, const SimParams& p, double t, long long steps) {
+                     save_state_file(chosen, sc, p, t, steps, view);
+                   });
+    } else {
+      const std::string ext = chosen.size() > 4 ? chosen.substr(chosen.size() - 4) : "";
+      if (ext == ".bin" || ext == ".csv") {
+        v.load_state(chosen);
+      } else {
+        v.load_path = chosen;
+        v.load_options = {};
+        v.pending.load_file = true;
+        s.loading_file = true;
+      }
+    }
+  }
+  // the shipped lessons
+  if (s.lessons.empty()) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(lessons_dir(), ec))
+      if (e.path().extension() == ".json") s.lessons.push_back(e.path().string());
+    std::sort(s.lessons.begin(), s.lessons.end());
+  }
+  if (!s.lessons.empty()) {
+    s.lesson_index = std::clamp(s.lesson_index, 0, static_cast<int>(s.lessons.size()) - 1);
+    const std::string shown =
+        std::filesystem::path(s.lessons[static_cast<std::size_t>(s.lesson_index)]).stem();
+    if (ImGui::BeginCombo("lesson", shown.c_str())) {
+      for (std::size_t i = 0; i < s.lessons.size(); ++i)
+        if (ImGui::Selectable(std::filesystem::path(s.lessons[i]).stem().c_str(),
+                              static_cast<int>(i) == s.lesson_index))
+          s.lesson_index = static_cast<int>(i);
+      ImGui::EndCombo();
+    }
+    if (ImGui::Button("play the lesson")) {
+      try {
+        auto l = std::make_shared<const Lesson>(
+            load_lesson(s.lessons[static_cast<std::size_t>(s.lesson_index)]));
+        v.play_lesson(l, true);
+        v.paused = false;
+        s.lesson_error.clear();
+      } catch (const std::exception& e) {
+        s.lesson_error = e.what();
+      }
+    }
+    if (!v.lesson_title().empty()) {
+      ImGui::SameLine();
+      if (ImGui::Button("stop")) v.play_lesson(nullptr, false);
+      wrapped("playing: " + v.lesson_title());
+    }
+    if (!s.lesson_error.empty()) wrapped_colored(ImVec4(1, 0.45f, 0.4f, 1), s.lesson_error);
+  }
+}
+
 void edit_overlays(Viewer& v, const PanelState& s, int width, int height) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float scale = s.scale;
@@ -388,6 +474,18 @@ void edit_overlays(Viewer& v, const PanelState& s, int width, int height) {
                       ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), IM_COL32(120, 200, 255, 40));
     dl->AddRect(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)),
                 ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), IM_COL32(120, 200, 255, 200));
+  }
+  // a lesson's caption, at the top centre of the view, wrapped
+  const std::string caption = v.caption();
+  if (!caption.empty()) {
+    const float left = s.visible ? panel_width(static_cast<float>(width), scale) : 0.0f;
+    const float wrap = std::min(640.0f * scale, (static_cast<float>(width) - left) * 0.8f);
+    const ImVec2 ts = ImGui::CalcTextSize(caption.c_str(), nullptr, false, wrap);
+    const ImVec2 at(left + (static_cast<float>(width) - left - ts.x) * 0.5f, 40.0f * scale);
+    const float pad = 10.0f * scale;
+    dl->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + ts.x + pad, at.y + ts.y + pad),
+                      IM_COL32(10, 14, 24, 200), 6.0f * scale);
+    dl->AddText(nullptr, 0.0f, at, IM_COL32(255, 245, 220, 255), caption.c_str(), nullptr, wrap);
   }
   // the tool and the gesture, at the bottom centre of the view
   std::string line = g.hint();

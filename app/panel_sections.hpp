@@ -29,6 +29,7 @@ void help_section();
 void tools_section(Viewer& v, PanelState& s);
 void inspector_section(Viewer& v);
 void timeline_section(Viewer& v);
+void files_section(Viewer& v, PanelState& s);
 /// The hands-on keys (A, V, M, C, Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z); true when `key` was one.
 bool edit_key(Viewer& v, PanelState& s, int key, bool ctrl, bool shift);
 /// Deletes the selected bodies (one undoable edit).

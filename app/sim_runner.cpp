@@ -180,6 +180,8 @@ SimUpdate SimRunner::take(SimState& state) {
   u.trail_samples = std::exchange(trail_pending_samples_, 0);
   u.drift.swap(drift_pending_);
   u.structure.swap(structure_pending_);
+  u.lesson.swap(lesson_pending_);
+  lesson_pending_.clear();
   trail_pending_.clear();
   drift_pending_.clear();
   structure_pending_.clear();
@@ -403,6 +405,23 @@ void SimRunner::apply(const SimRequest& r) {
     case SimRequest::Kind::Save:
       apply_save(r);
       break;
+    case SimRequest::Kind::LoadState:
+      apply_load_state(r);
+      break;
+    case SimRequest::Kind::Lesson:
+      lesson_.reset();
+      lesson_title_.clear();
+      if (r.lesson) {
+        try {
+          lesson_ = std::make_unique<LessonPlayer>(*r.lesson, sim_->current().units);
+          lesson_title_ = r.lesson->title.empty() ? r.lesson->source : r.lesson->title;
+          set_message("lesson: " + lesson_title_);
+          play_lesson();
+        } catch (const std::exception& e) {
+          set_error(std::string("lesson refused: ") + e.what());
+        }
+      }
+      break;
     case SimRequest::Kind::Compare: {
       if (compare_) break;
       // on a copy of the current bodies with the applied dt, G and ε
@@ -445,6 +464,8 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   sim_ = std::move(sim);
   scene_ = std::move(scene_ptr);
   forget_edits();
+  lesson_.reset();  // a lesson plays on its own scene (its Lesson request follows the scene)
+  lesson_title_.clear();
   shows_structure_ = shows_structure(*scene_);
   active_ = p;
   start_physics_ = p.physics();
@@ -494,11 +515,11 @@ long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_
   long long cap =
       est_step_s_ > 0 ? std::max(1LL, static_cast<long long>(kBatchBudgetS / est_step_s_)) : 1LL;
   cap = std::min(cap, 100000LL);
-  if (single || c.max_speed) return cap;
+  if (single || c.max_speed) return cap_for_lesson(cap);
   double now = now_seconds();
   // |time|: a run backwards (dt < 0) paces like a forward one
   double done = std::abs(sim_->time() - anchor_sim_);
-  long long k = steps_due(c.speed, p.dt, now - anchor_real_, done, cap);
+  long long k = steps_due(c.speed, p.dt, now - anchor_real_, done, cap_for_lesson(cap));
   if (k == 0) {
     // the next step is due when the simulated time falls behind by one dt
     wait_s = (done + std::abs(p.dt)) / std::max(c.speed, 1e-300) - (now - anchor_real_);
@@ -590,6 +611,7 @@ void SimRunner::run_batch(const SimControls& c, long long steps) {
   back_.batch_steps = static_cast<int>(steps);
   back_.step_ms = sim_->backend().last_step_ms();
   back_.device_data = device;
+  play_lesson();
   record_timeline(c);
   update_cards(c, false);
   check_health(c, false);
@@ -877,6 +899,8 @@ void SimRunner::publish(std::unique_lock<std::mutex>& lk) {
   trail_local_samples_ = 0;
   drift_pending_.insert(drift_pending_.end(), drift_local_.begin(), drift_local_.end());
   drift_local_.clear();
+  lesson_pending_.insert(lesson_pending_.end(), lesson_local_.begin(), lesson_local_.end());
+  lesson_local_.clear();
   for (StructureSample& x : structure_local_)
     structure_pending_.push_back(std::move(x));
   structure_local_.clear();

@@ -34,6 +34,7 @@
 #include "sim/diagnostics.hpp"
 #include "sim/edit.hpp"
 #include "sim/kernel_compare.hpp"
+#include "sim/lesson.hpp"
 #include "sim/preview.hpp"
 #include "sim/scene.hpp"
 #include "sim/simulation.hpp"
@@ -98,12 +99,14 @@ struct SimRequest {
     Compare,
     Resume,
     FitMap,
-    Edit,    ///< applies `edit` (undoable)
-    Undo,    ///< restores the state before the last edit
-    Redo,    ///< restores the state after the edit undone last
-    Rewind,  ///< back (or forward) to the kept snapshot at or before `time`
-    Select,  ///< publishes the bodies `selector` chooses (SimState::selection)
-    Save     ///< writes the whole state with `save`
+    Edit,       ///< applies `edit` (undoable)
+    Undo,       ///< restores the state before the last edit
+    Redo,       ///< restores the state after the edit undone last
+    Rewind,     ///< back (or forward) to the kept snapshot at or before `time`
+    Select,     ///< publishes the bodies `selector` chooses (SimState::selection)
+    Save,       ///< writes the whole state with `save`
+    LoadState,  ///< starts the state saved in `path` (bodies, time, physics, kernel, view)
+    Lesson      ///< plays `lesson` on the running scene (its events from the current time)
   };
   Kind kind = Kind::Reset;
   std::function<Scene()> make;  ///< Scene: builds the scene (on the simulation thread)
@@ -125,7 +128,8 @@ struct SimRequest {
   /// Save: writes the current bodies, the applied parameters, the time and the steps (the
   /// window's writer: app/state_file.hpp, with its camera); throws nbody::Error.
   std::function<void(const Scene&, const SimParams&, double, long long)> save;
-  std::string path;  ///< Save: for the message
+  std::string path;                             ///< Save: for the message; LoadState: the file
+  std::shared_ptr<const nbody::Lesson> lesson;  ///< Lesson (null: stop playing)
 };
 
 /// The latest finished state, published by the simulation thread.
@@ -189,6 +193,10 @@ struct SimState {
   std::vector<double> timeline;                       ///< times of the kept snapshots
   std::size_t timeline_bytes = 0;
   long long mergers = 0;  ///< bodies merged away since the scene started
+  /// A loaded state's view (camera), applied by the UI once per serial.
+  long long view_serial = 0;
+  std::map<std::string, double> view;
+  std::string lesson_title;  ///< the lesson playing ("" when none)
   // the latest error and message, with serials so the UI reports each once
   std::string error, message;
   long long error_serial = 0, message_serial = 0;
@@ -201,6 +209,9 @@ struct SimUpdate {
   int trail_samples = 0;
   std::vector<float> drift;                ///< |dE/E0| values
   std::vector<StructureSample> structure;  ///< structure measurements, oldest first
+  /// The lesson's actions for the UI (pause, speed, follow, caption, collisions, end, error),
+  /// oldest first; edits are applied by the simulation itself.
+  std::vector<LessonAction> lesson;
 };
 
 class SimRunner {
@@ -276,6 +287,9 @@ class SimRunner {
   void update_cards(const SimControls& c, bool force);
   void fill_back_edits(SimState& s);
   void forget_edits();
+  void apply_load_state(const SimRequest& r);
+  void play_lesson();
+  long long cap_for_lesson(long long k) const;
 
   bool threaded_;
   // guarded by mutex_
@@ -289,6 +303,7 @@ class SimRunner {
   std::atomic<bool> positions_unseen_{false};  // host positions published, not yet taken
   std::vector<float> trail_pending_, drift_pending_;
   std::vector<StructureSample> structure_pending_;
+  std::vector<LessonAction> lesson_pending_, lesson_local_;
   int trail_pending_samples_ = 0;
   int front_dev_ = 0;
   double batch_started_ = 0;  // monotonic seconds, 0 when idle
@@ -366,6 +381,10 @@ class SimRunner {
   std::unique_ptr<PreviewField> preview_field_;  // the frozen field of the drag in progress
   double preview_field_made_ = 0;
   std::vector<std::array<float, 3>> preview_;
+  long long view_serial_ = 0;
+  std::map<std::string, double> view_;
+  std::unique_ptr<LessonPlayer> lesson_;
+  std::string lesson_title_;
 
   std::thread thread_;  // last: started after everything above exists
 };

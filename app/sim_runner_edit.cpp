@@ -3,10 +3,12 @@
 // path of a body being placed, merging bodies that touch, and saving the whole state.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <utility>
 
 #include "app/sim_runner.hpp"
+#include "app/state_file.hpp"
 #include "sim/error.hpp"
 #include "sim/preview.hpp"
 
@@ -293,6 +295,86 @@ void SimRunner::fill_back_edits(SimState& s) {
   s.timeline = timeline_.times();
   s.timeline_bytes = timeline_.bytes();
   s.mergers = mergers_;
+  s.view_serial = view_serial_;
+  s.view = view_;
+  s.lesson_title = lesson_title_;
+}
+
+void SimRunner::apply_load_state(const SimRequest& r) {
+  RestoredState st;
+  try {
+    st = load_state_file(r.path);
+  } catch (const std::exception& e) {
+    set_error("load " + r.path + " failed, old scene kept: " + e.what());
+    return;
+  }
+  // the saved kernel choice and integrator go with the bodies (the scene carries dt, ε and G)
+  const SimParams before = active_;
+  active_.choice() = st.choice;
+  active_.integrator = st.physics.integrator;
+  active_.post_newtonian = st.physics.post_newtonian;
+  const long long serial = scene_serial_;
+  const double time = st.time;
+  const long long steps = st.steps;
+  start_scene(std::move(st.scene), {}, "load " + r.path);
+  if (scene_serial_ == serial) {  // refused: the old scene and choice stay
+    active_ = before;
+    return;
+  }
+  if (auto it = st.view.find("backwards"); it != st.view.end() && it->second > 0)
+    active_.dt = -std::abs(active_.dt);
+  // the saved time and steps
+  Snapshot s = sim_->snapshot();
+  s.time = time;
+  s.steps = steps;
+  sim_->restore(s);
+  reset_pacing();
+  view_ = st.view;
+  ++view_serial_;
+  std::ostringstream os;
+  os << "loaded " << r.path << ": " << sim_->size() << " bodies at t = " << time << " "
+     << scene_->units.time << ", kernel " << active_.kernel;
+  if (!st.notice.empty()) os << " (" << st.notice << ")";
+  set_message(os.str());
+}
+
+void SimRunner::play_lesson() {
+  if (!lesson_) return;
+  // every event due now, one at a time: an edit is applied before the next event is asked for
+  // (a later event may name a body an earlier one added)
+  for (int guard = 0; guard < 1000; ++guard) {
+    std::optional<LessonAction> a;
+    try {
+      a = lesson_->next_due(sim_->time(), sim_->current(), active_.G);
+    } catch (const std::exception& e) {
+      set_error(std::string("lesson stopped: ") + e.what());
+      lesson_.reset();
+      return;
+    }
+    if (!a) return;
+    if (a->kind == LessonAction::Kind::Edit) {
+      SimRequest q;
+      q.kind = SimRequest::Kind::Edit;
+      q.edit = a->edit;
+      if (q.edit.label.empty()) q.edit.label = "lesson: " + a->text;
+      apply_edit_request(q);
+      set_message(a->text);
+    } else {
+      lesson_local_.push_back(*a);
+      if (a->kind == LessonAction::Kind::Error) set_error(a->text);
+    }
+  }
+}
+
+long long SimRunner::cap_for_lesson(long long k) const {
+  // a batch ends at the next event of a lesson (its first step boundary at or after it)
+  if (!lesson_ || k <= 1) return k;
+  const std::optional<double> next = lesson_->next_time();
+  const double dt = active_.dt;
+  if (!next || dt == 0) return k;
+  const double steps = std::ceil((*next - sim_->time()) / dt - 1e-9);
+  if (!(steps >= 1)) return 1;
+  return std::min<long long>(k, static_cast<long long>(std::min(steps, 1e9)));
 }
 
 }  // namespace nbody::app

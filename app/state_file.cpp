@@ -1,5 +1,6 @@
 #include "app/state_file.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "app/launch.hpp"
@@ -28,7 +29,7 @@ void save_state_file(const std::string& path, const Scene& current, const SimPar
                      long long steps, const std::map<std::string, double>& view) {
   // the run's dt, ε and G go into the header with the bodies
   Scene s = current;
-  s.dt = p.dt;
+  s.dt = std::abs(p.dt);  // a run backwards: the window records "backwards" in its view
   s.softening = p.softening;
   s.units.G = p.G;
   io::save_state(path, s, state_record(p, time, steps, view));

@@ -103,7 +103,8 @@ std::map<std::string, double> Viewer::view_values() const {
           {"distance", camera_.distance()},
           {"yaw", camera_.yaw()},
           {"pitch", camera_.pitch()},
-          {"follow", static_cast<double>(follow)}};
+          {"follow", static_cast<double>(follow)},
+          {"backwards", physics().dt < 0 ? 1.0 : 0.0}};
 }
 
 void Viewer::apply_view_values(const std::map<std::string, double>& v) {
@@ -157,6 +158,74 @@ const BodyCard* Viewer::card(std::size_t i) const {
   for (const BodyCard& c : state_.cards)
     if (c.index == i) return &c;
   return nullptr;
+}
+
+void Viewer::load_state(const std::string& path) {
+  SimRequest q;
+  q.kind = SimRequest::Kind::LoadState;
+  q.path = path;
+  queued_.push_back(std::move(q));
+}
+
+void Viewer::play_lesson(std::shared_ptr<const Lesson> lesson, bool restart) {
+  if (lesson && restart) {
+    SimRequest s;
+    s.kind = SimRequest::Kind::Scene;
+    s.what = "lesson " + (lesson->title.empty() ? lesson->source : lesson->title);
+    // its dt, softening and speed in the scene's units, known once the scene is made
+    s.make = [l = lesson] {
+      Scene sc = make_lesson_scene(*l);
+      if (l->dt) sc.dt = lesson_time(*l->dt, sc.units, l->source + ": physics.dt");
+      if (l->speed) sc.speed = lesson_time(*l->speed, sc.units, l->source + ": physics.speed");
+      if (l->softening) sc.softening = *l->softening;
+      return sc;
+    };
+    queued_.push_back(std::move(s));
+  }
+  SimRequest q;
+  q.kind = SimRequest::Kind::Lesson;
+  q.lesson = std::move(lesson);
+  queued_.push_back(std::move(q));
+}
+
+std::string Viewer::caption() const {
+  return now_seconds() < caption_until_ ? caption_ : std::string();
+}
+
+void Viewer::lesson_actions(const SimUpdate& u) {
+  // a loaded state's camera, once the new scene has set its own
+  if (state_.view_serial != seen_view_) {
+    seen_view_ = state_.view_serial;
+    apply_view_values(state_.view);
+  }
+  for (const LessonAction& a : u.lesson) {
+    switch (a.kind) {
+      case LessonAction::Kind::Collisions:
+        merge = a.on;
+        merge_rule.use_softening = !(a.density > 0);
+        if (a.density > 0) merge_rule.density_kg_m3 = a.density;
+        break;
+      case LessonAction::Kind::Pause:
+        paused = true;
+        break;
+      case LessonAction::Kind::Speed:
+        if (a.value > 0) speed = a.value;
+        break;
+      case LessonAction::Kind::Follow:
+        follow = a.body < state_.n ? static_cast<int>(a.body) : -1;
+        break;
+      case LessonAction::Kind::Caption:
+        caption_ = a.text;
+        caption_until_ = now_seconds() + (a.value > 0 ? a.value : 8.0);
+        break;
+      case LessonAction::Kind::End:
+        paused = true;
+        message_ = "lesson over: " + a.text;
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 void Viewer::on_bodies_changed() {

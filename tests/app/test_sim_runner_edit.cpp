@@ -5,11 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <string>
 
 #include "app/sim_runner.hpp"
+#include "app/state_file.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/lesson.hpp"
 #include "sim/scene.hpp"
 
 using namespace nbody;
@@ -288,4 +292,74 @@ TEST(SimRunnerEdit, SaveHandsTheCurrentStateToTheWriter) {
   r.run_frame();
   r.take(st);
   EXPECT_NE(st.error.find("save failed: disk full"), std::string::npos) << st.error;
+}
+
+TEST(SimRunnerEdit, LoadStateRestoresBodiesTimeKernelAndView) {
+  const TestRun run = plummer_run("cpu-symmetric", 40);
+  SimRunner r(run.scene, run.params, false);
+  r.set_controls(quiet(5));
+  SimState st;
+  r.run_frame();
+  r.take(st);
+  const Bodies saved = r.bodies_inline();
+  const auto path =
+      (std::filesystem::temp_directory_path() / "nbody_runner_state_test.bin").string();
+  SimRequest save = simple(SimRequest::Kind::Save);
+  save.path = path;
+  save.save = [&](const Scene& s, const SimParams& p, double t, long long steps) {
+    save_state_file(path, s, p, t, steps, {{"distance", 7.5}, {"yaw", 0.25}});
+  };
+  r.request(save);
+  SimControls c = quiet(5);
+  c.paused = true;
+  r.set_controls(c);
+  r.run_frame();
+  // another scene and kernel, then the saved state
+  SimRequest other = simple(SimRequest::Kind::SwitchKernel);
+  other.choice = params_for_kernel(run.params, "cpu-reference").choice();
+  r.request(other);
+  SimRequest load = simple(SimRequest::Kind::LoadState);
+  load.path = path;
+  r.request(load);
+  r.run_frame();
+  r.take(st);
+  EXPECT_TRUE(st.error.empty()) << st.error;
+  EXPECT_EQ(st.n, 40u);
+  EXPECT_EQ(st.steps, 5);
+  EXPECT_EQ(st.kernel, "cpu-symmetric");
+  EXPECT_EQ(st.view_serial, 1);
+  EXPECT_DOUBLE_EQ(st.view.at("distance"), 7.5);
+  EXPECT_TRUE(same_bits(r.bodies_inline(), saved));
+  std::filesystem::remove(path);
+}
+
+TEST(SimRunnerEdit, ALessonPlaysItsEditsAtTheirTimes) {
+  // the shipped "heavy sun": at its time the Sun's mass doubles; the batch ends on the event
+  auto lesson = std::make_shared<const Lesson>(load_lesson("heavy-sun"));
+  Scene scene = make_lesson_scene(*lesson);
+  SimParams p = params_for_kernel(SimParams{}, "cpu-symmetric");
+  p.precision = Precision::Double;
+  SimRunner r(scene, p, false);
+  r.set_controls(quiet(200));
+  SimRequest q = simple(SimRequest::Kind::Lesson);
+  q.lesson = lesson;
+  r.request(q);
+  SimState st;
+  r.run_frame();
+  r.take(st);
+  EXPECT_EQ(st.lesson_title.empty(), false);
+  const double sun0 = r.bodies_inline().m[0];
+  SimUpdate u;
+  bool doubled = false;
+  std::vector<LessonAction> actions;
+  for (int i = 0; i < 400 && !doubled; ++i) {
+    r.run_frame();
+    u = r.take(st);
+    actions.insert(actions.end(), u.lesson.begin(), u.lesson.end());
+    doubled = r.bodies_inline().m[0] > 1.5 * sun0;
+  }
+  ASSERT_TRUE(doubled) << st.error;
+  EXPECT_NEAR(r.bodies_inline().m[0], 2 * sun0, 1e-12 * sun0);
+  EXPECT_FALSE(actions.empty());  // its captions reach the UI
+  EXPECT_TRUE(st.error.empty()) << st.error;
 }
