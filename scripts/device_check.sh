@@ -60,7 +60,7 @@ echo "== 1. GPU and GL tests"
 for t in test_cuda_kernels test_cuda_variants test_cuda_barnes_hut test_cuda_activity_map \
   test_cuda_external_field test_sky_gpu test_kernels test_kernel_compare test_cpu_barnes_hut \
   test_sim_runner test_interop test_headless test_cell_boxes test_sim_runner_edit \
-  test_viewer_edit test_simulation_edit test_integrators test_multigpu; do
+  test_viewer_edit test_simulation_edit test_multigpu; do
   [ -x "$B/$t" ] || { verdict FAIL "test $t" "not in the pack"; continue; }
   if [ "$t" = test_multigpu ] && [ "$gpus" -lt 2 ]; then
     verdict SKIP "test $t" "$gpus GPU: needs 2 (kind nvidia-h200-x2)"

@@ -27,13 +27,13 @@ trap 'rm -rf "$tmp"' EXIT
 tests=(test_cuda_kernels test_cuda_variants test_cuda_barnes_hut test_cuda_activity_map
   test_cuda_external_field test_sky_gpu test_multigpu test_kernels test_kernel_compare
   test_cpu_barnes_hut test_sim_runner test_interop test_headless test_cell_boxes
-  test_sim_runner_edit test_viewer_edit test_simulation_edit test_integrators)
+  test_sim_runner_edit test_viewer_edit test_simulation_edit)
 mkdir -p "$tmp/bin"
 strip -o "$tmp/bin/nbody" "$bin/nbody"
 for t in "${tests[@]}"; do
   if [ -x "$bin/$t" ]; then strip -o "$tmp/bin/$t" "$bin/$t"; else echo "device_pack: no $t" >&2; fi
 done
-tar -C "$tmp" -czf "$out/bin.tgz" bin
+tar -C "$tmp" -cf - bin | gzip -9 >"$out/bin.tgz"
 
 # libraries: Debian's packages, extracted (the device image is Ubuntu with the NVIDIA driver
 # and CUDA runtime but no GL loader, GLFW, X client libraries, Swiss Ephemeris or stb)
