@@ -10,6 +10,7 @@ add_library(nbody_gui STATIC
   gui_logic.cpp
   sim_runner.cpp
   sim_runner_edit.cpp
+  sim_runner_monitors.cpp
   viewer_edit.cpp
   gestures.cpp
   startup.cpp

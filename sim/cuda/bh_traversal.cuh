@@ -1,0 +1,256 @@
+#pragma once
+// The Barnes-Hut GPU kernel's traversal: per warp, a queue of cells and bodies; monopole and
+// quadrupole interactions in float or double.
+// Included once, by sim/cuda/barnes_hut.cu, inside its anonymous namespace: the types and
+// constants it uses (u32, kBlock, Nodes, ...) are that file's.
+
+// ---------------------------------------------------------------- traversal
+
+// the per-warp shared memory: pending cells and bodies, and the staged sources
+template <typename T>
+struct WarpLists {
+  u32 cells[64];
+  u32 bodies[64];
+  Vec4<T> stage[3][32];
+};
+
+// the tree as the traversal reads it
+template <typename T>
+struct TreeView {
+  const u32 *begin, *count, *first, *nchild;
+  const Vec4<T>*A, *M, *Q;
+};
+
+__device__ __forceinline__ u32 lanemask_lt() {
+  u32 m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+__device__ __forceinline__ u32 warp_inclusive_scan(u32 v, int lane) {
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const u32 t = __shfl_up_sync(kFull, v, o);
+    if (lane >= o) v += t;
+  }
+  return v;
+}
+
+// the warp's PER bodies per lane and their accumulators
+template <typename T, int PER>
+struct Targets {
+  T x[PER], y[PER], z[PER], ax[PER], ay[PER], az[PER];
+};
+
+// the pull of the k staged cells on the first NP bodies of each lane
+template <typename T, int PER, int NP, bool Quad>
+__device__ __forceinline__ void cell_loop(const WarpLists<T>& w, int k, Targets<T, PER>& g,
+                                          T eps2) {
+#pragma unroll 2
+  for (int j = 0; j < k; ++j) {
+    const Vec4<T> s0 = w.stage[0][j];
+    tree::Multipole<T> mp{s0.w, s0.x, s0.y, s0.z, T(0), T(0), T(0), T(0), T(0), T(0)};
+    if constexpr (Quad) {
+      const Vec4<T> s1 = w.stage[1][j], s2 = w.stage[2][j];
+      mp.qxx = s1.x, mp.qyy = s1.y, mp.qzz = s1.z, mp.qxy = s1.w, mp.qxz = s2.x, mp.qyz = s2.y;
+    }
+#pragma unroll
+    for (int p = 0; p < NP; ++p)
+      tree::cell_interact<T, Quad>(g.x[p], g.y[p], g.z[p], mp, eps2, g.ax[p], g.ay[p], g.az[p]);
+  }
+}
+
+// evaluates the first k (<= 32) pending cells on the warp's bodies (only the first body of
+// each lane when the group has at most 32: `both` is false, the same on every lane)
+template <typename T, int PER, bool Quad>
+__device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, const TreeView<T>& tv,
+                                           Targets<T, PER>& g, T eps2, bool both) {
+  if (lane < k) {
+    const u32 c = w.cells[lane];
+    const Vec4<T> a = tv.A[c], mm = tv.M[c];
+    w.stage[0][lane] = make_vec4<T>(a.x, a.y, a.z, mm.x);
+    if constexpr (Quad) {
+      const Vec4<T> qq = tv.Q[c];
+      w.stage[1][lane] = make_vec4<T>(mm.y, mm.z, mm.w, qq.x);
+      w.stage[2][lane] = make_vec4<T>(qq.y, qq.z, T(0), T(0));
+    }
+  }
+  __syncwarp();
+  if (PER == 1 || both)
+    cell_loop<T, PER, PER, Quad>(w, k, g, eps2);
+  else
+    cell_loop<T, PER, 1, Quad>(w, k, g, eps2);
+  __syncwarp();
+}
+
+// the pull of the k staged bodies on the first NP bodies of each lane
+template <typename T, int PER, int NP, bool Guard>
+__device__ __forceinline__ void body_loop(const WarpLists<T>& w, int k, Targets<T, PER>& g,
+                                          T eps2) {
+#pragma unroll 4
+  for (int j = 0; j < k; ++j) {
+    const Vec4<T> s = w.stage[0][j];
+#pragma unroll
+    for (int p = 0; p < NP; ++p)
+      interact<T, Guard>(g.x[p], g.y[p], g.z[p], s, eps2, g.ax[p], g.ay[p], g.az[p]);
+  }
+}
+
+// evaluates the first k (<= 32) pending bodies on the warp's bodies (see eval_cells)
+template <typename T, int PER, bool Guard>
+__device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane,
+                                            const Vec4<T>* __restrict__ pos, Targets<T, PER>& g,
+                                            T eps2, bool both) {
+  if (lane < k) w.stage[0][lane] = pos[w.bodies[lane]];
+  __syncwarp();
+  if (PER == 1 || both)
+    body_loop<T, PER, PER, Guard>(w, k, g, eps2);
+  else
+    body_loop<T, PER, 1, Guard>(w, k, g, eps2);
+  __syncwarp();
+}
+
+// moves entries [32, k) of a pending list to its front
+__device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
+  const u32 v = lane + 32 < k ? list[lane + 32] : 0;
+  __syncwarp();
+  if (lane + 32 < k) list[lane] = v;
+  __syncwarp();
+}
+
+// One warp per group of at most 32 * PER consecutive sorted bodies (groups taken from a counter
+// by resident warps). Breadth-first walk: a node is accepted as a cell when its centre of mass is
+// farther than r_crit from the group's box; an opened leaf gives its bodies; an opened internal
+// node queues its children (if the warp's queue is full, its bodies instead: exact, only slower).
+template <typename T, int PER, bool Quad, bool Guard>
+__global__ void __launch_bounds__(512)
+    traverse_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
+                    const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
+                    u32* __restrict__ counter, ull* __restrict__ work, int groups, T eps2, T G) {
+  extern __shared__ __align__(32) unsigned char smem[];
+  const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  WarpLists<T>& w = reinterpret_cast<WarpLists<T>*>(smem)[wib];
+  u32* q = queues + (static_cast<std::size_t>(blockIdx.x) * (blockDim.x >> 5) + wib) * qcap;
+  const u32 mask = qcap - 1;
+  const u32 lt = lanemask_lt();
+  for (;;) {
+    int grp = 0;
+    if (lane == 0) grp = static_cast<int>(atomicAdd(counter, 1u));
+    grp = __shfl_sync(kFull, grp, 0);
+    if (grp >= groups) break;
+    const uint2 gr = group_list[grp];
+    const int i0 = static_cast<int>(gr.x), gn = static_cast<int>(gr.y);
+    const bool both = gn > 32;  // a lane's second body is real
+
+    // the group's bodies and box
+    Targets<T, PER> g;
+    T lo[3], hi[3];
+    const Vec4<T> p0 = pos[i0];
+    lo[0] = hi[0] = p0.x, lo[1] = hi[1] = p0.y, lo[2] = hi[2] = p0.z;
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const int i = p * 32 + lane;
+      const Vec4<T> b = i < gn ? pos[i0 + i] : p0;
+      g.x[p] = b.x, g.y[p] = b.y, g.z[p] = b.z;
+      g.ax[p] = g.ay[p] = g.az[p] = T(0);
+      lo[0] = fmin(lo[0], b.x), lo[1] = fmin(lo[1], b.y), lo[2] = fmin(lo[2], b.z);
+      hi[0] = fmax(hi[0], b.x), hi[1] = fmax(hi[1], b.y), hi[2] = fmax(hi[2], b.z);
+    }
+#pragma unroll
+    for (int a = 0; a < 3; ++a)
+      for (int o = 16; o > 0; o >>= 1) {
+        lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
+        hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
+      }
+
+    // breadth-first walk from the root
+    if (lane == 0) q[0] = 0;
+    __syncwarp();
+    u32 head = 0, tail = 1;
+    int ncell = 0, nbody = 0;
+    ull cells = 0, bodies = 0;
+    while (head < tail) {
+      const u32 take = min(32u, tail - head);
+      const bool valid = static_cast<u32>(lane) < take;
+      const u32 node = valid ? q[(head + lane) & mask] : 0;
+      head += take;
+      bool accept = false, open = false, leaf = false;
+      u32 k = 0;
+      if (valid) {
+        const Vec4<T> a = tv.A[node];
+        accept =
+            tree::box_distance2<T>(a.x, a.y, a.z, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]) > a.w;
+        if (!accept) {
+          k = tv.nchild[node];
+          open = k > 0;
+          leaf = k == 0;
+        }
+      }
+      // queue the children of opened nodes while there is room, else take their bodies
+      const u32 kin = open ? k : 0;
+      const u32 incl = warp_inclusive_scan(kin, lane);
+      const u32 room = qcap - (tail - head);
+      if (open && incl > room) {
+        open = false;
+        leaf = true;
+      }
+      __syncwarp();
+      if (open) {
+        const u32 c0 = tv.first[node];
+        for (u32 c = 0; c < k; ++c)
+          q[(tail + incl - k + c) & mask] = c0 + c;
+      }
+      tail += __reduce_add_sync(kFull, open ? k : 0u);
+      __syncwarp();
+
+      // accepted cells into the cell list
+      const u32 ballot = __ballot_sync(kFull, accept);
+      if (accept) w.cells[ncell + __popc(ballot & lt)] = node;
+      ncell += __popc(ballot);
+      cells += __popc(ballot);
+      __syncwarp();
+      if (ncell >= 32) {
+        eval_cells<T, PER, Quad>(w, 32, lane, tv, g, eps2, both);
+        shift_down(w.cells, ncell, lane);
+        ncell -= 32;
+      }
+
+      // bodies of opened leaves into the body list, 32 at a time
+      const u32 lb = leaf ? tv.begin[node] : 0, lc = leaf ? tv.count[node] : 0;
+      const u32 lincl = warp_inclusive_scan(lc, lane);
+      const u32 total = __shfl_sync(kFull, lincl, 31);
+      bodies += total;
+      for (u32 base = 0; base < total; base += 32) {
+        // lane s takes body slot base + s: r = the lane whose leaf holds it
+        const u32 slot = base + lane;
+        int r = 0;
+#pragma unroll
+        for (int step = 16; step > 0; step >>= 1) {
+          const u32 v = __shfl_sync(kFull, lincl, r + step - 1);
+          if (v <= slot) r += step;
+        }
+        const u32 rb = __shfl_sync(kFull, lb, r), rc = __shfl_sync(kFull, lc, r),
+                  ri = __shfl_sync(kFull, lincl, r);
+        const int got = static_cast<int>(min(32u, total - base));
+        if (lane < got) w.bodies[nbody + lane] = rb + slot - (ri - rc);
+        nbody += got;
+        __syncwarp();
+        if (nbody >= 32) {
+          eval_bodies<T, PER, Guard>(w, 32, lane, pos, g, eps2, both);
+          shift_down(w.bodies, nbody, lane);
+          nbody -= 32;
+        }
+      }
+    }
+    if (ncell > 0) eval_cells<T, PER, Quad>(w, ncell, lane, tv, g, eps2, both);
+    if (nbody > 0) eval_bodies<T, PER, Guard>(w, nbody, lane, pos, g, eps2, both);
+
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const int i = p * 32 + lane;
+      if (i < gn) acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+    }
+    if (lane == 0) work[grp] = static_cast<ull>(gn) * (cells + bodies);
+  }
+}
+
