@@ -195,18 +195,18 @@ void Viewer::send_requests() {
     ++physics_sent_;
     runner_->request(std::move(q));
   }
-  if (r.reset) runner_->request(SimRequest{.kind = SimRequest::Kind::Reset});
-  if (r.single_step) runner_->request(SimRequest{.kind = SimRequest::Kind::SingleStep});
+  if (r.reset) runner_->request(SimRequest::of(SimRequest::Kind::Reset));
+  if (r.single_step) runner_->request(SimRequest::of(SimRequest::Kind::SingleStep));
   if (r.compare) {
     SimRequest q;
     q.kind = SimRequest::Kind::Compare;
     q.entries = compare_set;
     runner_->request(std::move(q));
   }
-  if (r.fit_map) runner_->request(SimRequest{.kind = SimRequest::Kind::FitMap});
+  if (r.fit_map) runner_->request(SimRequest::of(SimRequest::Kind::FitMap));
   // unpausing after a health pause tells the simulation to go on
   if (r.resume || (!paused && state_.health_paused))
-    runner_->request(SimRequest{.kind = SimRequest::Kind::Resume});
+    runner_->request(SimRequest::of(SimRequest::Kind::Resume));
   if (r.reset_view) camera_.reset();
   if (r.fit_view) {
     std::vector<float> pos = xyzm_;

@@ -130,6 +130,13 @@ struct SimRequest {
   std::function<void(const Scene&, const SimParams&, double, long long)> save;
   std::string path;                             ///< Save: for the message; LoadState: the file
   std::shared_ptr<const nbody::Lesson> lesson;  ///< Lesson (null: stop playing)
+
+  /// A request of kind `k` with no payload (Reset, SingleStep, Resume, FitMap, Undo, Redo).
+  static SimRequest of(Kind k) {
+    SimRequest r;
+    r.kind = k;
+    return r;
+  }
 };
 
 /// The latest finished state, published by the simulation thread.

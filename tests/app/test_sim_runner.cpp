@@ -115,7 +115,7 @@ TEST(SimRunner, StructureOfTheGalaxiesWithTheHealthChecks) {
 
   // reset: the next samples belong to the new run
   const long long before = st.reset_serial;
-  r.request(SimRequest{.kind = SimRequest::Kind::Reset});
+  r.request(SimRequest::of(SimRequest::Kind::Reset));
   ASSERT_TRUE(run_until(r, st, [&](const SimState& s) {
     return s.reset_serial > before && s.structure && s.structure->reset_serial == s.reset_serial;
   }));
@@ -187,7 +187,7 @@ TEST(SimRunner, PhysicsHasOneOwnerAndChangesByRequest) {
   EXPECT_EQ(st.params.tunables.at("threads"), 1);
 
   // Reset: the values the scene started with (the command line's dt)
-  r.request(SimRequest{.kind = SimRequest::Kind::Reset});
+  r.request(SimRequest::of(SimRequest::Kind::Reset));
   r.run_frame();
   r.take(st);
   EXPECT_DOUBLE_EQ(st.params.dt, scene.dt / 4);

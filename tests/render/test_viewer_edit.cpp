@@ -92,7 +92,6 @@ void run_hands_on(const std::string& kernel) {
   expect_every_body_drawn(v, "start");
 
   // add a Jupiter where the view's centre is, moving: one undoable edit
-  app::Gestures g;
   const glm::vec3 at = v.unproject(kW * 0.7f, kH * 0.3f, v.camera().target(), kW, kH);
   Edit add;
   add.kind = Edit::Kind::Add;

@@ -167,7 +167,12 @@ TEST(Agora, FilesOfDifferentRunsAreRefusedAndEmptyOnesAddNothing) {
   auto save = [&](const Scene& s, double elapsed, long long steps) {
     io::SaveOptions so;
     so.force = true;
-    so.run = io::RunRecord{elapsed, steps, "cpu-reference", "leapfrog-kdk"};
+    io::RunRecord rec;
+    rec.time = elapsed;
+    rec.steps = steps;
+    rec.kernel = "cpu-reference";
+    rec.integrator = "leapfrog-kdk";
+    so.run = rec;
     io::save(s, d / "ag", io::Format::Agora, so);
   };
   // the empty bulge.dat of a first write (no bulge bodies) adds nothing, its comment neither

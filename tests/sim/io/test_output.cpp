@@ -150,7 +150,11 @@ TEST(Output, EveryFormatRecordsTheRun) {
   Scene s = plummerish();
   s.units = units::agora();
   s.units.G = 2.5;  // a run with --G: written as custom units, read back the same
-  io::RunRecord run{1.25, 40, "cpu-symmetric", "leapfrog-kdk"};
+  io::RunRecord run;
+  run.time = 1.25;
+  run.steps = 40;
+  run.kernel = "cpu-symmetric";
+  run.integrator = "leapfrog-kdk";
   io::SaveOptions so;
   so.run = run;
   std::vector<std::string> notes;
