@@ -2,6 +2,7 @@
 // on touch, undo and redo), Inspector (the cards of the selected and pinned bodies, their mass
 // and velocity edited), Timeline (rewind to a kept time, its memory budget).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -65,6 +66,24 @@ void merge_selection(Viewer& v) {
   v.edit(std::move(e));
 }
 
+// a Set edit of the card's body with mass m and velocity vel (position, name, component and
+// class kept)
+void set_body(Viewer& v, const BodyCard& c, double m, const std::array<double, 3>& vel,
+              std::string label) {
+  Edit e;
+  e.kind = Edit::Kind::Set;
+  e.indices = {c.index};
+  BodySpec b;
+  b.x = c.x, b.y = c.y, b.z = c.z, b.vx = vel[0], b.vy = vel[1], b.vz = vel[2], b.m = m;
+  b.name = c.name;
+  const Scene& s = v.scene();
+  if (c.index < s.bodies.component.size()) b.component = s.bodies.component[c.index];
+  if (c.index < s.body_class.size()) b.body_class = s.body_class[c.index];
+  e.bodies.push_back(std::move(b));
+  e.label = std::move(label);
+  v.edit(std::move(e));
+}
+
 // one body's card: what it is, where, how fast, its orbit; mass and velocity editable
 void body_card_ui(Viewer& v, const BodyCard& c) {
   const UnitSystem& u = v.scene().units;
@@ -111,39 +130,13 @@ void body_card_ui(Viewer& v, const BodyCard& c) {
   // edits of mass and velocity (applied on Enter)
   double m = c.mass;
   if (ImGui::InputDouble("mass", &m, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) &&
-      m >= 0 && std::isfinite(m)) {
-    Edit e;
-    e.kind = Edit::Kind::Set;
-    e.indices = {c.index};
-    BodySpec b;
-    b.x = c.x, b.y = c.y, b.z = c.z, b.vx = c.vx, b.vy = c.vy, b.vz = c.vz, b.m = m;
-    b.name = c.name;
-    b.component = c.index < v.scene().bodies.component.size() ? v.scene().bodies.component[c.index]
-                                                              : Component::Star;
-    b.body_class =
-        c.index < v.scene().body_class.size() ? v.scene().body_class[c.index] : std::string();
-    e.bodies.push_back(b);
-    e.label = "set the mass of " + c.name;
-    v.edit(std::move(e));
-  }
+      m >= 0 && std::isfinite(m))
+    set_body(v, c, m, {c.vx, c.vy, c.vz}, "set the mass of " + c.name);
   double vel[3] = {c.vx, c.vy, c.vz};
   if (ImGui::InputScalarN("velocity", ImGuiDataType_Double, vel, 3, nullptr, nullptr, "%.4g",
                           ImGuiInputTextFlags_EnterReturnsTrue) &&
-      std::isfinite(vel[0] + vel[1] + vel[2])) {
-    Edit e;
-    e.kind = Edit::Kind::Set;
-    e.indices = {c.index};
-    BodySpec b;
-    b.x = c.x, b.y = c.y, b.z = c.z, b.vx = vel[0], b.vy = vel[1], b.vz = vel[2], b.m = c.mass;
-    b.name = c.name;
-    b.component = c.index < v.scene().bodies.component.size() ? v.scene().bodies.component[c.index]
-                                                              : Component::Star;
-    b.body_class =
-        c.index < v.scene().body_class.size() ? v.scene().body_class[c.index] : std::string();
-    e.bodies.push_back(b);
-    e.label = "set the velocity of " + c.name;
-    v.edit(std::move(e));
-  }
+      std::isfinite(vel[0] + vel[1] + vel[2]))
+    set_body(v, c, c.mass, {vel[0], vel[1], vel[2]}, "set the velocity of " + c.name);
   ImGui::PopID();
 }
 

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "sim/backend.hpp"
-#include "sim/forces/cpu/kernels.hpp"
 #include "sim/error.hpp"
+#include "sim/forces/cpu/kernels.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "sim/cuda/cuda_kernels.hpp"
 #endif

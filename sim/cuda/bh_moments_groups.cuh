@@ -166,4 +166,3 @@ __global__ void __launch_bounds__(kBlock)
   const u64 b = (static_cast<u64>(groups[g].x - first) * bins) / max(count, 1u);
   atomicAdd(&out[min(b, static_cast<u64>(bins - 1))], work[g]);
 }
-

@@ -253,4 +253,3 @@ __global__ void __launch_bounds__(512)
     if (lane == 0) work[grp] = static_cast<ull>(gn) * (cells + bodies);
   }
 }
-
