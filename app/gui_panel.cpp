@@ -35,6 +35,7 @@ void quit_dialog(PanelState& s) {
   if (s.ask_quit) {
     ImGui::OpenPopup(title);
     s.ask_quit = false;
+    s.quit_dialog_frame = ImGui::GetFrameCount();
   }
   s.quit_dialog_open = ImGui::IsPopupOpen(title);
   if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
@@ -42,8 +43,11 @@ void quit_dialog(PanelState& s) {
   if (ImGui::Button("Quit (Enter)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
     s.quit = true;
   ImGui::SameLine();
+  // the Esc that asked is still "pressed" in ImGui's frame that opened the question: only a
+  // later one keeps running
   if (ImGui::Button("Keep running (Esc)") ||
-      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+      (ImGui::GetFrameCount() > s.quit_dialog_frame &&
+       ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)))
     ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }

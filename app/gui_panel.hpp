@@ -36,6 +36,7 @@ struct PanelState {
   bool quit = false;
   bool ask_quit = false;          ///< Esc was pressed: the window asks before quitting
   bool quit_dialog_open = false;  ///< the question is on screen
+  int quit_dialog_frame = -1;     ///< ImGui's frame that opened it (its Esc must not close it)
   std::string open;  ///< sections to open at start: "scene,display,map,health,classroom,help"
   // the Classroom comparison: what can be compared on this machine and which are ticked
   std::vector<CompareEntry> compare_entries;
