@@ -58,6 +58,19 @@ void register_gui_commands(CLI::App& app) {
       ->group("Window");
   app.add_flag("--paused", g.paused, "start paused (Space or the panel runs the simulation)")
       ->group("Window");
+  app.add_flag("--orbits", g.orbits,
+               "draw the named bodies' orbit ellipses (the planets about the Sun, the Moon "
+               "about the Earth; also in Display)")
+      ->group("Window");
+  app.add_option("--follow", g.follow,
+                 "keep the view centred on: \"centre of mass\", a galaxy (\"galaxy 1\") or a "
+                 "body (\"Earth\") (also in Display)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return v.empty() ? std::string("an empty name follows nothing") : std::string();
+          },
+          "NAME"))
+      ->group("Window");
   app.add_flag("--projector", g.projector,
                "projector mode: larger text and a high-contrast panel (also in Display)")
       ->group("Window");

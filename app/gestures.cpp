@@ -121,7 +121,7 @@ void Gestures::update(const PointerInput& in, Viewer& v, int width, int height, 
     if (in.scroll != 0) v.camera().zoom(static_cast<float>(in.scroll));
     if (in.right) {
       v.camera().pan(dx, dy, static_cast<float>(std::max(height, 1)));
-      v.follow = -1;
+      v.follow = v.follow_group = -1;
     }
   }
   const bool pressed = in.left && !was_left_;
@@ -147,7 +147,7 @@ void Gestures::update(const PointerInput& in, Viewer& v, int width, int height, 
         break;
       case Drag::Pan:
         v.camera().pan(dx, dy, static_cast<float>(std::max(height, 1)));
-        v.follow = -1;
+        v.follow = v.follow_group = -1;
         break;
       case Drag::Move: {
         const glm::vec3 w = v.unproject(static_cast<float>(in.x), static_cast<float>(in.y),

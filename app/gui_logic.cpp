@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <system_error>
+
+#include "sim/sky/kepler.hpp"
 
 namespace nbody::app {
 namespace {
@@ -162,6 +165,80 @@ bool body_color(const std::string& name, glm::vec3& color) {
 float body_size_px(const std::string& name) {
   auto it = body_table().find(lower(name));
   return it == body_table().end() ? 0.0f : it->second.size_px;
+}
+
+bool mass_centre(const std::vector<float>& xyzm, std::size_t begin, std::size_t end,
+                 glm::dvec3& centre) {
+  if (begin >= end || 4 * end > xyzm.size()) return false;
+  glm::dvec3 weighted(0), plain(0);
+  double mass = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const glm::dvec3 p(xyzm[4 * i], xyzm[4 * i + 1], xyzm[4 * i + 2]);
+    const double m = xyzm[4 * i + 3];
+    weighted += m * p;
+    plain += p;
+    mass += m;
+  }
+  centre = mass > 0 ? weighted / mass : plain / static_cast<double>(end - begin);
+  return true;
+}
+
+glm::dvec3 moved_centre(double t0, const glm::dvec3& c0, double t1, const glm::dvec3& c1,
+                        double t) {
+  // in intervals past t1, in the run's direction (a run backwards has t1 < t0)
+  const double span = t1 - t0;
+  if (!(std::abs(span) > 0) || !std::isfinite(span)) return c1;
+  const double f = std::clamp((t - t1) / span, 0.0, 2.0);
+  return c1 + (c1 - c0) * f;
+}
+
+std::vector<OrbitOutline> orbit_outlines(const Bodies& b,
+                                         const std::vector<std::string>& body_class, double G,
+                                         int segments, std::size_t max_bodies) {
+  std::vector<OrbitOutline> out;
+  const std::size_t n = b.size();
+  std::vector<std::size_t> named;
+  for (std::size_t i = 0; i < n && i < b.name.size(); ++i)
+    if (!b.name[i].empty() && (body_class.size() != n || body_class[i].empty())) named.push_back(i);
+  if (named.size() > max_bodies) return out;
+  // each body's sphere of influence about the heaviest, d (m / M)^(2/5) (Laplace); the
+  // heaviest's is everywhere
+  std::size_t heaviest = 0;
+  for (std::size_t j = 1; j < n; ++j)
+    if (b.m[j] > b.m[heaviest]) heaviest = j;
+  auto dist = [&](std::size_t i, std::size_t j) {
+    return std::sqrt((b.x[j] - b.x[i]) * (b.x[j] - b.x[i]) + (b.y[j] - b.y[i]) * (b.y[j] - b.y[i]) +
+                     (b.z[j] - b.z[i]) * (b.z[j] - b.z[i]));
+  };
+  std::vector<double> soi(n, std::numeric_limits<double>::infinity());
+  for (std::size_t j = 0; j < n; ++j)
+    if (j != heaviest)
+      soi[j] = b.m[j] > 0 ? dist(j, heaviest) * std::pow(b.m[j] / b.m[heaviest], 0.4) : 0.0;
+  for (std::size_t i : named) {
+    // the heavier body whose sphere of influence holds i, the most local one
+    std::size_t centre = n;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == i || !(b.m[j] > b.m[i]) || !(dist(i, j) < soi[j])) continue;
+      if (centre == n || soi[j] < soi[centre]) centre = j;
+    }
+    if (centre == n) continue;
+    sky::State s;
+    s.r[0] = b.x[i] - b.x[centre];
+    s.r[1] = b.y[i] - b.y[centre];
+    s.r[2] = b.z[i] - b.z[centre];
+    s.v[0] = b.vx[i] - b.vx[centre];
+    s.v[1] = b.vy[i] - b.vy[centre];
+    s.v[2] = b.vz[i] - b.vz[centre];
+    const auto pts = sky::orbit_points(s, G * (b.m[i] + b.m[centre]), segments);
+    if (pts.empty()) continue;
+    OrbitOutline o;
+    o.body = i;
+    o.centre = centre;
+    for (const auto& p : pts)
+      o.points.emplace_back(p[0], p[1], p[2]);
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 double nice_length(double max_length) {

@@ -4,9 +4,11 @@
 // name, the scale bar's length, and where recordings go.
 
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
+#include "sim/bodies.hpp"
 #include "sim/units.hpp"
 
 namespace nbody::app {
@@ -39,6 +41,29 @@ bool small_body_color(const std::string& sbdb_class, glm::vec3& color, std::stri
 /// Sprite diameter in pixels that reads well for a named body at the reference window height
 /// (the Sun largest, the giants next, the Moon smallest); 0 when unknown.
 float body_size_px(const std::string& name);
+
+/// The centre of bodies [begin, end) of xyzm (x, y, z, mass per body): mass-weighted, or the
+/// mean position when they have no mass; false when the range is empty or outside.
+bool mass_centre(const std::vector<float>& xyzm, std::size_t begin, std::size_t end,
+                 glm::dvec3& centre);
+/// A centre measured at t0 (c0) and t1 (c1) moved on to t at their velocity, at most two
+/// intervals past t1 in the run's direction (then it waits for the next measurement); c1 when
+/// t1 == t0.
+glm::dvec3 moved_centre(double t0, const glm::dvec3& c0, double t1, const glm::dvec3& c1, double t);
+
+/// A body's closed orbit about its attractor (the heavier body whose sphere of influence holds
+/// it, the most local one: the Sun for a planet, the Earth for the Moon), as points relative to
+/// the attractor.
+struct OrbitOutline {
+  std::size_t body = 0, centre = 0;
+  std::vector<glm::dvec3> points;
+};
+/// The orbits of the named bodies of `b` that are not small bodies (`body_class` empty for
+/// them, or no classes at all), `segments` points each; bodies on open orbits have none. None
+/// at all when more than `max_bodies` named bodies would need one.
+std::vector<OrbitOutline> orbit_outlines(const Bodies& b,
+                                         const std::vector<std::string>& body_class, double G,
+                                         int segments, std::size_t max_bodies = 64);
 
 /// The longest "nice" length (1, 2 or 5 times a power of ten) not longer than `max_length`.
 double nice_length(double max_length);

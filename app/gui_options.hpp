@@ -20,6 +20,8 @@ struct GuiOptions {
   double target_step_ms = 20;      ///< the start-up measurement aims at this step time
   int tree_cells = -1;  ///< >= 0: tree kernels start with their cells drawn to this depth
   bool paused = false;  ///< start paused (Space runs)
+  bool orbits = false;  ///< draw the named bodies' orbit ellipses
+  std::string follow;   ///< "centre of mass", a group ("galaxy 1") or a body name to follow
 };
 
 /// The process-wide window options.

@@ -52,10 +52,69 @@ void quit_dialog(PanelState& s) {
   ImGui::EndPopup();
 }
 
+// Notices that come and go (a paused run's reason, an error, the last message) sit in a box at
+// the bottom left of the view, so that the panel never moves under the cursor when one appears
+void draw_notices(Viewer& v, const PanelState& s, int width, int height) {
+  const SimState& st = v.state();
+  const bool paused = st.health_paused && !st.pause_reason.empty();
+  const bool error = !v.error().empty() && v.error() != st.pause_reason;
+  if (!paused && !error && v.message().empty()) return;
+  const float left = s.visible ? panel_width(static_cast<float>(width), s.scale) : 0.0f;
+  const float pad = 10.0f * s.scale;
+  const float box = std::min(560.0f * s.scale, (static_cast<float>(width) - left) * 0.62f);
+  ImGui::SetNextWindowPos(ImVec2(left + pad, static_cast<float>(height) - pad), ImGuiCond_Always,
+                          ImVec2(0, 1));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(box, static_cast<float>(height) * 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.8f);
+  ImGui::Begin("##notices", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+  const float text_width = box - ImGui::GetStyle().WindowPadding.x * 2;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + text_width);
+  if (paused) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.3f, 1));
+    ImGui::TextUnformatted(st.pause_reason.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (error) {
+    // the whole message, wrapped at the box's width, selectable for copying
+    static std::string shown;
+    static float shown_width = 0;
+    static std::vector<char> buf;
+    const float inner = text_width - ImGui::GetStyle().FramePadding.x * 2 - 4;
+    if (shown != v.error() || shown_width != inner) {
+      shown = v.error();
+      shown_width = inner;
+      std::string w = wrap_text(shown, inner);
+      buf.assign(w.begin(), w.end());
+      buf.push_back('\0');
+    }
+    int lines = static_cast<int>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+    ImGui::InputTextMultiline("##error", buf.data(), buf.size(),
+                              ImVec2(text_width, (static_cast<float>(std::min(lines, 10)) + 0.6f) *
+                                                     ImGui::GetTextLineHeight()),
+                              ImGuiInputTextFlags_ReadOnly);
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton("copy")) ImGui::SetClipboardText(shown.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss")) v.clear_error();
+  }
+  if (!v.message().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.88f, 0.95f, 1));
+    ImGui::TextUnformatted(v.message().c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+}
+
 }  // namespace
 
 void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   quit_dialog(s);
+  draw_notices(v, s, width, height);
   if (!s.visible) return;
   float pw = panel_width(static_cast<float>(width), s.scale);
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
@@ -66,45 +125,12 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
                    ImGuiWindowFlags_NoTitleBar);
   ImGui::PushItemWidth(-pw * 0.38f);
   // status lines
-  const SimState& st = v.state();
   ImGui::Text("%s: %s bodies", v.scene().name.c_str(), with_commas(v.size()).c_str());
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("hide (H)").x);
   if (ImGui::SmallButton("hide (H)")) s.visible = false;
   if (!cuda_available())
     wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1), "No CUDA device: CPU kernels only.");
   if (!v.interop_note().empty()) wrapped(v.interop_note());
-  if (st.health_paused && !st.pause_reason.empty())
-    wrapped_colored(ImVec4(1, 0.35f, 0.3f, 1), st.pause_reason);
-  if (!v.error().empty() && v.error() != st.pause_reason) {
-    // the whole message, wrapped at the box's width, selectable for copying
-    static std::string shown;
-    static float shown_width = 0;
-    static std::vector<char> buf;
-    float box = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2 - 4;
-    if (shown != v.error() || shown_width != box) {
-      shown = v.error();
-      shown_width = box;
-      std::string w = wrap_text(shown, box);
-      buf.assign(w.begin(), w.end());
-      buf.push_back('\0');
-    }
-    int lines = static_cast<int>(std::count(buf.begin(), buf.end(), '\n')) + 1;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
-    ImGui::InputTextMultiline(
-        "##error", buf.data(), buf.size(),
-        ImVec2(-1, (static_cast<float>(std::min(lines, 10)) + 0.6f) * ImGui::GetTextLineHeight()),
-        ImGuiInputTextFlags_ReadOnly);
-    ImGui::PopStyleColor();
-    if (ImGui::SmallButton("copy")) ImGui::SetClipboardText(shown.c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton("dismiss")) v.clear_error();
-  }
-  if (!v.message().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    wrapped(v.message());
-    ImGui::PopStyleColor();
-  }
-
   // sections named in --panel-open start open
   auto open = [&](const char* key) {
     if (s.open.find(key) != std::string::npos) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
@@ -211,6 +237,12 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
   }
   if (v.follow >= 0 && static_cast<std::size_t>(v.follow) < scene.bodies.name.size())
     lines.push_back("following " + scene.bodies.name[static_cast<std::size_t>(v.follow)]);
+  if (v.follow_group >= 0) {
+    const std::vector<std::string> c = v.follow_choices();
+    if (static_cast<std::size_t>(v.follow_group) < c.size())
+      lines.push_back((v.follow_group == 0 ? "following the " : "following ") +
+                      c[static_cast<std::size_t>(v.follow_group)]);
+  }
   float y = pad;
   for (const std::string& l : lines) {
     ImVec2 ts = ImGui::CalcTextSize(l.c_str());

@@ -69,6 +69,7 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threade
       particles_(std::make_unique<render::ParticleRenderer>()),
       trails_(std::make_unique<render::Trails>()),
       boxes_(std::make_unique<render::CellBoxes>()),
+      orbit_lines_(std::make_unique<render::OrbitLines>()),
       density_(std::make_unique<render::DensityTexture>()),
       timer_(std::make_unique<render::GpuTimer>()),
       hdr_(std::make_unique<render::HdrTarget>()),
@@ -216,7 +217,7 @@ void Viewer::send_requests() {
       glGetNamedBufferSubData(particles_->position_buffer(), 0,
                               static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
     }
-    follow = -1;
+    follow = follow_group = -1;
     // the part of the window the panel leaves free (the view's centre is shifted into it)
     const float free_w = std::max(static_cast<float>(last_w_) - view_offset_px, 0.25f * last_w_);
     if (pos.size() == 4 * state_.n)
@@ -319,6 +320,14 @@ void Viewer::body_looks() {
   // the real sky: planets by name, asteroids and comets small and coloured by their SBDB class
   const bool sky = s.body_class.size() == n && n > 0;
   const bool named = !s.bodies.name.empty() && (n <= 64 || sky);
+  // the named bodies' orbits as the scene starts, each in its body's colour
+  orbit_defs_ = orbit_outlines(s.bodies, s.body_class, s.units.G, 256);
+  orbit_colors_.clear();
+  for (const OrbitOutline& o : orbit_defs_) {
+    glm::vec3 c(0.6f);
+    body_color(s.bodies.name[o.body], c);
+    orbit_colors_.push_back(c);
+  }
   std::vector<glm::vec3> trail_colors;
   for (std::size_t i = 0; i < n; ++i) {
     comp[i] = static_cast<float>(s.bodies.component[i]);
@@ -394,7 +403,8 @@ void Viewer::on_new_scene() {
   trail_span = kTrailLength * s.dt;
   camera_.set_home(glm::vec3(0), static_cast<float>(s.camera_distance));
   camera_.reset();
-  follow = -1;
+  follow = follow_group = -1;
+  follow_track_ = {};
   labels = named;
   merge = s.merge_on_touch;
   // speed: the scene's, or one step per frame at 60 frames/s
@@ -607,6 +617,23 @@ void Viewer::draw(int width, int height) {
     boxes_->draw(view_proj_, 0.35f, tree_depth);
     mark("tree cells");
   }
+  // orbits about where their attractors are now
+  if (orbits && !orbit_defs_.empty() && xyzm_.size() == 4 * state_.n) {
+    std::vector<render::Outline> lines;
+    for (std::size_t k = 0; k < orbit_defs_.size(); ++k) {
+      const OrbitOutline& o = orbit_defs_[k];
+      if (4 * o.centre + 2 >= xyzm_.size()) continue;
+      const glm::vec3 c(xyzm_[4 * o.centre], xyzm_[4 * o.centre + 1], xyzm_[4 * o.centre + 2]);
+      render::Outline l;
+      l.color = orbit_colors_[k];
+      for (const glm::dvec3& p : o.points)
+        l.points.push_back(c + glm::vec3(p));
+      lines.push_back(std::move(l));
+    }
+    orbit_lines_->set(lines);
+    orbit_lines_->draw(view_proj_, 0.45f);
+    mark("orbits");
+  }
   if (tone.hdr) {
     hdr_->resolve(static_cast<GLuint>(target), tone);
     mark("tonemap");
@@ -623,6 +650,88 @@ void Viewer::draw(int width, int height) {
                  lit);
     --probe_frames_;
   }
+}
+
+std::vector<std::string> Viewer::follow_choices() const {
+  std::vector<std::string> out;
+  const bool host = xyzm_.size() == 4 * state_.n && state_.n > 0;
+  const bool measured = state_.structure && !state_.structure->groups.empty();
+  if (!host && !measured) return out;
+  out.push_back("centre of mass");
+  for (const BodyGroup& g : scene().groups)
+    out.push_back(g.name);
+  return out;
+}
+
+bool Viewer::follow_named(const std::string& what, std::string& why) {
+  const Scene& s = scene();
+  if (what == "centre of mass" || what == "center of mass") {
+    follow_group = 0;
+    follow = -1;
+    return true;
+  }
+  std::string groups;
+  for (std::size_t g = 0; g < s.groups.size(); ++g) {
+    if (s.groups[g].name == what) {
+      follow_group = static_cast<int>(g) + 1;
+      follow = -1;
+      return true;
+    }
+    groups += ", '" + s.groups[g].name + "'";
+  }
+  for (std::size_t i = 0; i < s.bodies.name.size(); ++i)
+    if (s.bodies.name[i] == what) {
+      follow = static_cast<int>(i);
+      follow_group = -1;
+      return true;
+    }
+  why = "scene '" + s.name + "' has nothing named '" + what + "' to follow: 'centre of mass'" +
+        groups + (s.bodies.name.empty() ? "" : " or a body's name");
+  return false;
+}
+
+bool Viewer::follow_centre(glm::dvec3& c) {
+  const std::vector<BodyGroup>& groups = scene().groups;
+  const int g = follow_group - 1;  // -1: all bodies
+  if (g >= static_cast<int>(groups.size())) return false;
+  // exact, from the host copy
+  if (xyzm_.size() == 4 * state_.n && state_.n > 0) {
+    const std::size_t begin = g < 0 ? 0 : groups[static_cast<std::size_t>(g)].begin;
+    const std::size_t end =
+        g < 0 ? state_.n : std::min(groups[static_cast<std::size_t>(g)].end, state_.n);
+    return mass_centre(xyzm_, begin, end, c);
+  }
+  // from the structure samples: the group's centre (all: the groups' centres by their bodies)
+  if (!state_.structure || state_.structure->reset_serial != state_.reset_serial) return false;
+  const StructureSample& s = *state_.structure;
+  if (s.groups.empty()) return false;
+  glm::dvec3 measured(0);
+  if (g >= 0) {
+    if (static_cast<std::size_t>(g) >= s.groups.size()) return false;
+    const auto& m = s.groups[static_cast<std::size_t>(g)].centre;
+    measured = glm::dvec3(m[0], m[1], m[2]);
+  } else {
+    double count = 0;
+    for (const GroupStructure& gs : s.groups) {
+      const double w = static_cast<double>(gs.bodies);
+      measured += w * glm::dvec3(gs.centre[0], gs.centre[1], gs.centre[2]);
+      count += w;
+    }
+    if (!(count > 0)) return false;
+    measured /= count;
+  }
+  FollowTrack& t = follow_track_;
+  if (t.group != follow_group) t = FollowTrack{}, t.group = follow_group;
+  if (s.time != t.sample_time) {
+    t.t0 = t.t1;
+    t.c0 = t.c1;
+    t.t1 = s.time;
+    t.c1 = measured;
+    t.sample_time = s.time;
+    ++t.samples;
+  }
+  c = t.samples >= 2 ? moved_centre(t.t0, t.c0, t.t1, t.c1, state_.time) : t.c1;
+  return true;
 }
 
 void Viewer::frame(int width, int height) {
@@ -659,6 +768,12 @@ void Viewer::frame(int width, int height) {
     camera_.set_target(glm::vec3(xyzm_[4 * i], xyzm_[4 * i + 1], xyzm_[4 * i + 2]));
   } else if (follow >= 0) {
     follow = -1;
+  }
+  // or a centre: of all the mass, or of one of the scene's groups (a galaxy)
+  if (follow >= 0) follow_group = -1;
+  if (follow_group >= 0) {
+    glm::dvec3 c;
+    if (follow_centre(c)) camera_.set_target(glm::vec3(c));
   }
 
   if (timer_valid_) timer_->begin();

@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "app/gui_logic.hpp"
 #include "app/sim_runner.hpp"
 #include "render/camera.hpp"
 #include "render/cell_boxes.hpp"
 #include "render/hdr.hpp"
 #include "render/interop.hpp"
 #include "render/map_overlay.hpp"
+#include "render/orbit_lines.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/timer.hpp"
 #include "render/trails.hpp"
@@ -138,7 +140,20 @@ class Viewer {
   bool trails_enabled = false;
   double trail_span = 0;  ///< simulated time a trail covers
   bool labels = true;
+  bool orbits = false;  ///< the named bodies' orbit ellipses about their attractors
+  /// Whether this scene has orbits to draw (named bodies on closed orbits, host positions).
+  bool has_orbits() const { return !orbit_defs_.empty(); }
   int follow = -1;  ///< body the camera follows (-1: none)
+  /// Centre the camera follows (-1: none): 0 the centre of mass of all bodies, g + 1 that of
+  /// the scene's group g (a galaxy). Exact from the host positions where the window has them,
+  /// else from the structure measurements (twice a second) moved on at their velocity.
+  int follow_group = -1;
+  /// What follow_group can be: "centre of mass" then the groups' names; empty when nothing
+  /// can be followed (no host positions and no structure measured).
+  std::vector<std::string> follow_choices() const;
+  /// Follows "centre of mass", a group of the scene or a body by name; false with `why` when the
+  /// scene has none of that name.
+  bool follow_named(const std::string& what, std::string& why);
   bool health = true;
   bool accuracy = true;     ///< force error vs the direct sum every few seconds (panel line)
   bool tree_boxes = false;  ///< draw a tree kernel's cells as wireframe boxes
@@ -280,6 +295,8 @@ class Viewer {
   static constexpr int kTrailLength = 1000;
 
  private:
+  /// The centre follow_group names, now; false when it cannot be told.
+  bool follow_centre(glm::dvec3& c);
   void send_requests();
   void adopt_state(const SimUpdate& u);
   void on_new_scene();
@@ -298,6 +315,10 @@ class Viewer {
   std::unique_ptr<render::ParticleRenderer> particles_;
   std::unique_ptr<render::Trails> trails_;
   std::unique_ptr<render::CellBoxes> boxes_;
+  std::unique_ptr<render::OrbitLines> orbit_lines_;
+  // the orbits of the scene as started (dropped when bodies are added or removed)
+  std::vector<OrbitOutline> orbit_defs_;
+  std::vector<glm::vec3> orbit_colors_;
   long long boxes_version_ = -1;
   std::unique_ptr<render::DensityTexture> density_;
   std::unique_ptr<render::GpuTimer> timer_;
@@ -322,6 +343,13 @@ class Viewer {
   void lesson_actions(const SimUpdate& u);
   std::vector<SimRequest> queued_;   // edits, undo, rewind, select, save: sent in frame()
   std::vector<float> xyzm_, speed_;  // host copy (host path)
+  // the last two structure samples' centres (device path), for moving the followed centre on
+  struct FollowTrack {
+    double t0 = 0, t1 = 0;
+    glm::dvec3 c0{0}, c1{0};
+    int samples = 0, group = -1;
+    double sample_time = -1;
+  } follow_track_;
   bool positions_new_ = false;
   bool health_paused_seen_ = false;
   bool trails_on_ = false;

@@ -350,6 +350,11 @@ int run_gui(const LaunchOptions& launch_options_in) {
   panel.open = opt.panel_open;
   panel.projector = opt.projector;
   viewer.paused = opt.paused;
+  viewer.orbits = opt.orbits;
+  if (!opt.follow.empty()) {
+    std::string why;
+    if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
+  }
   std::set<std::string> inspected;  // names of the bodies whose cards were shown (--stats)
   panel.ffmpeg_available = have_ffmpeg();
   std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());

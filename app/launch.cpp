@@ -150,9 +150,14 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
                  "at most this many small bodies, in file order (0: all)")
       ->check(CLI::Range(0.0, 1e12))
       ->group("Scene");
+  cmd.add_option("--small-bodies-masses", o.small_body_masses,
+                 "which small bodies pull: largest (default: Ceres, Pallas, Vesta, Hygiea with "
+                 "DE440's GM, the rest test particles), none (all test particles), estimated "
+                 "(all massive: GM, else from diameter or H at 2000 kg/m^3; an O(N^2) sum)")
+      ->check(CLI::IsMember({"largest", "none", "estimated"}))
+      ->group("Scene");
   cmd.add_flag("--small-bodies-massless", o.small_bodies_massless,
-               "small bodies are test particles (m = 0) instead of masses from their diameters "
-               "(2000 kg/m^3)")
+               "the same as --small-bodies-masses none")
       ->group("Scene");
 }
 
@@ -539,13 +544,20 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
     sky::SmallBodyOptions so;
     so.classes = o.small_body_classes;
     so.max = o.small_bodies_max;
-    so.massless = o.small_bodies_massless;
+    so.masses =
+        sky::parse_small_body_masses(o.small_body_masses.empty() ? "largest" : o.small_body_masses);
+    if (o.small_bodies_massless) {
+      if (!o.small_body_masses.empty() && o.small_body_masses != "none")
+        fail("--small-bodies-massless contradicts --small-bodies-masses ", o.small_body_masses);
+      so.masses = sky::SmallBodyMasses::None;
+    }
     so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
     sky::add_small_bodies(l.scene, o.small_bodies, so);
-  } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless) {
+  } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless ||
+             !o.small_body_masses.empty()) {
     fail(
-        "--small-bodies-class, --small-bodies-max and --small-bodies-massless need "
-        "--small-bodies FILE");
+        "--small-bodies-class, --small-bodies-max, --small-bodies-masses and "
+        "--small-bodies-massless need --small-bodies FILE");
   }
   // no kernel named: the fastest one accurate enough for this scene (same side, GPU or CPU)
   if (o.kernel.empty()) {

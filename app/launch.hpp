@@ -43,7 +43,8 @@ struct LaunchOptions {
   std::vector<std::string> small_bodies;        ///< files
   std::vector<std::string> small_body_classes;  ///< SBDB classes to keep (all when empty)
   std::size_t small_bodies_max = 0;             ///< at most this many (0: all)
-  bool small_bodies_massless = false;           ///< m = 0 instead of estimated masses
+  std::string small_body_masses;                ///< largest|none|estimated (empty: largest)
+  bool small_bodies_massless = false;           ///< --small-bodies-masses none
   // file loading
   std::string input_units;  ///< units of a file that stores none (Tipsy, plain CSV); "" = Hénon
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark

@@ -24,39 +24,49 @@ float error_frac(double e) {
   return static_cast<float>((std::log10(e) + 9.0) / 8.0);
 }
 
-// the comparison results: per entry, time per step and interactions/s (bar: relative to the
-// fastest), force error vs the double direct sum (bar: median, log scale; tick: max)
+// the comparison results, three columns that fit the panel: the entry; its time per step
+// (bar: speed, the fastest full and the others in proportion to their steps per second, so the
+// longest bar is the fastest kernel); its force error against the double direct sum (bar:
+// median, log scale; tick: max). Interactions/s and the time the entry took on hover.
 void compare_table(const std::vector<CompareOutcome>& r) {
-  double best = 0;
+  double fastest = 0;
   for (const auto& c : r)
-    best = std::max(best, c.interactions_per_s);
+    if (c.error.empty() && c.ms_per_step > 0)
+      fastest = fastest > 0 ? std::min(fastest, c.ms_per_step) : c.ms_per_step;
   const ImGuiTableFlags flags =
       ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
   if (!ImGui::BeginTable("compare", 3, flags)) return;
-  ImGui::TableSetupColumn("kernel / variant", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-  ImGui::TableSetupColumn("ms/step, interactions/s", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("error median | max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("ms/step", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+  ImGui::TableSetupColumn("error", ImGuiTableColumnFlags_WidthStretch, 0.9f);
   ImGui::TableHeadersRow();
   char buf[96];
   for (const auto& c : r) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(c.entry.label.c_str());
+    ImGui::TextWrapped("%s", c.entry.label.c_str());
     if (!c.error.empty()) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.error.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("not run (hover the name)");
+      ImGui::TextDisabled("not run");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.error.c_str());
       ImGui::TableNextColumn();
       continue;
     }
     ImGui::TableNextColumn();
-    std::snprintf(buf, sizeof buf, "%.3g ms  %s/s", c.ms_per_step,
-                  si(c.interactions_per_s, "").c_str());
-    bar_cell(best > 0 ? static_cast<float>(c.interactions_per_s / best) : 0.0f,
+    std::snprintf(buf, sizeof buf, "%.3g ms", c.ms_per_step);
+    bar_cell(fastest > 0 ? static_cast<float>(fastest / c.ms_per_step) : 0.0f,
              IM_COL32(70, 120, 220, 200), buf);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "%s interactions/s; %.2g times the fastest's time per step; the entry "
+          "took %.1f s",
+          si(c.interactions_per_s, "").c_str(), c.ms_per_step / fastest, c.wall_s);
     ImGui::TableNextColumn();
-    std::snprintf(buf, sizeof buf, "%.1e | %.1e", c.err_median, c.err_max);
+    std::snprintf(buf, sizeof buf, "%.0e", c.err_median);
     bar_cell(error_frac(c.err_median), IM_COL32(200, 140, 60, 200), buf, error_frac(c.err_max));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("per-body force error: median %.2e, max %.2e", c.err_median, c.err_max);
   }
   ImGui::EndTable();
 }
@@ -82,8 +92,18 @@ void classroom_section(Viewer& v, PanelState& s) {
   std::vector<CompareEntry> chosen;
   for (std::size_t i = 0; i < s.compare_entries.size(); ++i)
     if (s.compare_pick[i]) chosen.push_back(s.compare_entries[i]);
+  // an honest time: the entries' own times when they ran at this N before, else a model from
+  // the live kernel's step time
+  const SimState& st = v.state();
+  const CompareEstimate est =
+      KernelComparison::estimate(chosen, v.size(), st.kernel, st.step_ms, v.compare_results());
   char label[96];
-  std::snprintf(label, sizeof label, "Compare %zu on this scene (about 0.3 s each)", chosen.size());
+  if (est.seconds < 1.5)
+    std::snprintf(label, sizeof label, "Compare %zu (%s1 s)", chosen.size(),
+                  est.measured ? "about " : "roughly ");
+  else
+    std::snprintf(label, sizeof label, "Compare %zu (%s%.0f s)", chosen.size(),
+                  est.measured ? "about " : "roughly ", est.seconds);
   const bool disabled = v.comparing() || chosen.empty();
   if (disabled) ImGui::BeginDisabled();
   if (ImGui::Button(label)) {
@@ -93,9 +113,11 @@ void classroom_section(Viewer& v, PanelState& s) {
   if (disabled) ImGui::EndDisabled();
   help_marker(
       "Each kernel or variant runs on a copy of the current bodies while the simulation waits: "
-      "time per step by CUDA events (wall clock on the CPU), interactions/s, and the per-body "
-      "force error against the double-precision direct sum on 256 bodies (bar: median; tick: "
-      "max)");
+      "time per step by CUDA events (wall clock on the CPU; bar: speed, the longest is the "
+      "fastest), and the per-body force error against the double-precision direct sum on 256 "
+      "bodies (bar: median, log scale; tick: max). Hover a row for interactions/s. The time on "
+      "the button is measured when these entries ran before at this N, else a rough guess from "
+      "the running kernel's step time.");
   if (v.comparing()) wrapped(v.compare_status());
   if (!v.compare_results().empty()) compare_table(v.compare_results());
   ImGui::Separator();

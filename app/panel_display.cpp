@@ -137,6 +137,14 @@ void display_section(Viewer& v) {
   ImGui::Checkbox("trails", &v.trails_enabled);
   if (!v.trails_possible()) ImGui::EndDisabled();
   if (!v.trails_possible()) help_marker("trails are for small scenes (N <= 2048)");
+  if (v.has_orbits() && !v.host_positions().empty()) {
+    ImGui::SameLine();
+    ImGui::Checkbox("orbits", &v.orbits);
+    help_marker(
+        "Each named body's orbit about the body pulling hardest on it (the planets about the "
+        "Sun, the Moon about the Earth): the ellipse of its position and velocity as the scene "
+        "started.");
+  }
   if (v.trails_enabled && v.trails_possible()) {
     const UnitSystem& u = scene.units;
     double lo = v.physics().dt * 50, hi = v.physics().dt * Viewer::kTrailLength * 200;
@@ -149,25 +157,39 @@ void display_section(Viewer& v) {
         "How much simulated time a trail covers; it is sampled every step or every few "
         "steps, whatever the speed, so it stays smooth.");
   }
-  // follow a body (from the list, or click it in the view)
-  if (!v.host_positions().empty() && scene.bodies.size() <= 64) {
-    std::string cur = v.follow >= 0 && v.follow < static_cast<int>(scene.bodies.name.size())
-                          ? scene.bodies.name[static_cast<std::size_t>(v.follow)]
-                          : (v.follow >= 0 ? "body " + std::to_string(v.follow) : "none");
+  // follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+  const std::vector<std::string> centres = v.follow_choices();
+  const bool bodies = !v.host_positions().empty() && scene.bodies.size() <= 64;
+  if (!centres.empty() || bodies) {
+    auto body_name = [&](std::size_t i) {
+      return i < scene.bodies.name.size() && !scene.bodies.name[i].empty()
+                 ? scene.bodies.name[i]
+                 : "body " + std::to_string(i);
+    };
+    std::string cur = "none";
+    if (v.follow_group >= 0 && v.follow_group < static_cast<int>(centres.size()))
+      cur = centres[static_cast<std::size_t>(v.follow_group)];
+    else if (v.follow >= 0)
+      cur = body_name(static_cast<std::size_t>(v.follow));
     if (ImGui::BeginCombo("follow", cur.c_str())) {
-      if (ImGui::Selectable("none", v.follow < 0)) v.follow = -1;
-      for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-        std::string name = i < scene.bodies.name.size() && !scene.bodies.name[i].empty()
-                               ? scene.bodies.name[i]
-                               : "body " + std::to_string(i);
-        if (ImGui::Selectable(name.c_str(), v.follow == static_cast<int>(i)))
-          v.follow = static_cast<int>(i);
-      }
+      if (ImGui::Selectable("none", v.follow < 0 && v.follow_group < 0))
+        v.follow = v.follow_group = -1;
+      for (std::size_t i = 0; i < centres.size(); ++i)
+        if (ImGui::Selectable(centres[i].c_str(), v.follow_group == static_cast<int>(i))) {
+          v.follow_group = static_cast<int>(i);
+          v.follow = -1;
+        }
+      if (bodies)
+        for (std::size_t i = 0; i < scene.bodies.size(); ++i)
+          if (ImGui::Selectable(body_name(i).c_str(), v.follow == static_cast<int>(i))) {
+            v.follow = static_cast<int>(i);
+            v.follow_group = -1;
+          }
       ImGui::EndCombo();
     }
     help_marker(
-        "The view stays centred on the chosen body. Click a body in the view to follow "
-        "it; F or 'none' stops.");
+        "The view stays centred on the choice: the centre of mass of all bodies, a galaxy's "
+        "centre, or a body (click a body in the view to follow it). F, a pan or 'none' stops.");
   }
   if (ImGui::Button("fit view (F)")) v.pending.fit_view = true;
   ImGui::SameLine();

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -27,6 +28,15 @@ std::string number(double v, const char* fmt = "%.6g") {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
+}
+
+// a mass in the scene's unit, its factor folded in: 1e-10 of "1e10 Msun" reads "1 Msun"
+std::string mass_of(double v, const UnitSystem& u) {
+  if (!u.physical()) return number(v) + " (N-body units)";
+  char* end = nullptr;
+  const double factor = std::strtod(u.mass.c_str(), &end);
+  if (end != u.mass.c_str() && *end == ' ' && factor > 0) return number(v * factor) + end;
+  return number(v) + " " + u.mass;
 }
 
 // a mass, a length or a speed with the scene's unit names
@@ -91,7 +101,7 @@ void body_card_ui(Viewer& v, const BodyCard& c) {
   const bool pinned = std::find(v.pinned.begin(), v.pinned.end(), c.index) != v.pinned.end();
   ImGui::Separator();
   ImGui::TextUnformatted(c.name.c_str());
-  ImGui::Text("mass %s %s", number(c.mass).c_str(), u.physical() ? u.mass.c_str() : "");
+  ImGui::Text("mass %s", mass_of(c.mass, u).c_str());
   ImGui::Text("position %s, %s, %s", number(c.x, "%.4g").c_str(), number(c.y, "%.4g").c_str(),
               number(c.z, "%.4g").c_str());
   ImGui::Text("speed %s", speed_of(c.speed, u).c_str());
@@ -170,8 +180,7 @@ void tools_section(Viewer& v, PanelState& s) {
       }
       ImGui::EndCombo();
     }
-    ImGui::Text("mass %s %s", number(g.body.mass).c_str(),
-                v.scene().units.physical() ? v.scene().units.mass.c_str() : "(N-body units)");
+    ImGui::Text("mass %s", mass_of(g.body.mass, v.scene().units).c_str());
   }
   if (g.tool == Tool::Add)
     wrapped(

@@ -240,6 +240,8 @@ void Viewer::on_bodies_changed() {
   valid(selection);
   valid(pinned);
   if (follow >= static_cast<int>(state_.n)) follow = -1;
+  // the orbits were of the bodies as the scene started: their indices no longer hold
+  orbit_defs_.clear();
 }
 
 void Viewer::adopt_edits() {

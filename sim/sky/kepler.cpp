@@ -209,4 +209,28 @@ Elements elements_from_state(const State& s, double mu, double jd) {
   return el;
 }
 
+std::vector<std::array<double, 3>> orbit_points(const State& s, double mu, int segments) {
+  std::vector<std::array<double, 3>> out;
+  const double r2 = dot(s.r, s.r);
+  const double h[3] = {s.r[1] * s.v[2] - s.r[2] * s.v[1], s.r[2] * s.v[0] - s.r[0] * s.v[2],
+                       s.r[0] * s.v[1] - s.r[1] * s.v[0]};
+  if (segments < 3 || !(r2 > 0) || !(dot(h, h) > 0) || !(mu > 0)) return out;
+  const Elements el = elements_from_state(s, mu, 0.0);
+  if (!(el.e < 1) || !(el.q > 0)) return out;
+  const double a = el.q / (1 - el.e), b = a * std::sqrt(1 - el.e * el.e);
+  // the perifocal axes: P towards the pericentre, Q 90 degrees ahead in the plane
+  const double cw = std::cos(el.peri), sw = std::sin(el.peri);
+  const double cn = std::cos(el.node), sn = std::sin(el.node);
+  const double ci = std::cos(el.i), si = std::sin(el.i);
+  const double P[3] = {cw * cn - sw * sn * ci, cw * sn + sw * cn * ci, sw * si};
+  const double Q[3] = {-sw * cn - cw * sn * ci, -sw * sn + cw * cn * ci, cw * si};
+  out.reserve(static_cast<std::size_t>(segments));
+  for (int k = 0; k < segments; ++k) {
+    const double E = 2 * 3.14159265358979323846 * k / segments;
+    const double x = a * (std::cos(E) - el.e), y = b * std::sin(E);
+    out.push_back({x * P[0] + y * Q[0], x * P[1] + y * Q[1], x * P[2] + y * Q[2]});
+  }
+  return out;
+}
+
 }  // namespace nbody::sky

@@ -3,6 +3,9 @@
 // propagation by universal variables (Stumpff functions), valid for elliptic, parabolic and
 // hyperbolic orbits alike.
 
+#include <array>
+#include <vector>
+
 #include "sim/sky/ephemeris.hpp"
 
 namespace nbody::sky {
@@ -28,6 +31,11 @@ double pericentre_time(double q, double e, double ma, double epoch, double mu);
 State state_from_elements(const Elements& el, double mu, double jd);
 /// Osculating elements of state `s` about `mu` at time `jd`.
 Elements elements_from_state(const State& s, double mu, double jd);
+/// `segments` points of the closed orbit of state `s` about a centre of parameter `mu`, at equal
+/// steps of the eccentric anomaly (a smooth outline at any eccentricity), relative to the
+/// centre, in the frame of `s`; empty when the orbit is not an ellipse (e >= 1, r = 0, h = 0) or
+/// segments < 3. Any consistent units (mu = G (M + m)).
+std::vector<std::array<double, 3>> orbit_points(const State& s, double mu, int segments);
 /// Advances `s` by `dt` days on its two-body orbit (universal variables, Newton's method with a
 /// bisection safeguard; an ellipse is first reduced modulo its period).
 State propagate(const State& s, double mu, double dt);

@@ -417,8 +417,66 @@ SbdbData read_sbdb_file(const std::string& path, const SbdbFilter& filter) {
   }
 }
 
+const char* small_body_masses_name(SmallBodyMasses m) {
+  switch (m) {
+    case SmallBodyMasses::Largest:
+      return "largest";
+    case SmallBodyMasses::None:
+      return "none";
+    case SmallBodyMasses::Estimated:
+      return "estimated";
+  }
+  return "?";
+}
+
+SmallBodyMasses parse_small_body_masses(const std::string& name) {
+  for (SmallBodyMasses m :
+       {SmallBodyMasses::Largest, SmallBodyMasses::None, SmallBodyMasses::Estimated})
+    if (name == small_body_masses_name(m)) return m;
+  fail("small-body masses '", name,
+       "' is not one of: largest (Ceres, Pallas, Vesta, Hygiea with DE440's GM; the rest test "
+       "particles), none (all test particles), estimated (all massive, from GM, diameter or H)");
+}
+
+double de440_gm_km3s2(long number) {
+  switch (number) {
+    case 1:
+      return 62.62890;  // Ceres (Park et al. 2021, table of DE440's masses)
+    case 2:
+      return 13.665878;  // Pallas (gm_de440.tpc)
+    case 4:
+      return 17.288245;  // Vesta (Park et al. 2021)
+    case 10:
+      return 5.78;  // Hygiea (gm_de440.tpc)
+    default:
+      return 0;
+  }
+}
+
+long asteroid_number(const std::string& full_name) {
+  std::size_t i = 0;
+  while (i < full_name.size() && full_name[i] == ' ')
+    ++i;
+  long n = 0;
+  std::size_t digits = 0;
+  for (; i < full_name.size() && full_name[i] >= '0' && full_name[i] <= '9'; ++i, ++digits) {
+    if (digits >= 9) return 0;
+    n = n * 10 + (full_name[i] - '0');
+  }
+  // "1 Ceres", "(2010 AB)" or "1P/Halley" are not numbered asteroids: a space must follow
+  if (digits == 0 || i >= full_name.size() || full_name[i] != ' ') return 0;
+  return n;
+}
+
 double estimate_mass(const SmallBody& b, const SmallBodyOptions& opt) {
-  if (opt.massless) return 0;
+  switch (opt.masses) {
+    case SmallBodyMasses::None:
+      return 0;
+    case SmallBodyMasses::Largest:
+      return de440_gm_km3s2(asteroid_number(b.name)) / kGmSunKm3s2;
+    case SmallBodyMasses::Estimated:
+      break;
+  }
   if (b.gm_km3s2 && *b.gm_km3s2 > 0) return *b.gm_km3s2 / kGmSunKm3s2;
   double d_km = 0;
   if (b.diameter_km && *b.diameter_km > 0)
@@ -473,7 +531,7 @@ std::string skipped_notice(const SbdbData& d, const std::string& source) {
 }
 
 Scene sbdb_scene(const SbdbData& d, const std::string& source,
-                 const std::function<void(const std::string&)>& notice) {
+                 const std::function<void(const std::string&)>& notice, SmallBodyMasses masses) {
   if (d.bodies.empty())
     fail(source, ": no small body with usable elements",
          d.skipped.empty() ? std::string() : " (first skipped: " + d.skipped.front() + ")");
@@ -495,7 +553,9 @@ Scene sbdb_scene(const SbdbData& d, const std::string& source,
   s.epoch_jd = epoch;
   s.bodies.add(0, 0, 0, 0, 0, 0, 1.0, Component::Star, "Sun");
   s.body_class.push_back("");
-  s.bodies.append(heliocentric_bodies(d.bodies, epoch, {}, &s.body_class, source));
+  SmallBodyOptions opt;
+  opt.masses = masses;
+  s.bodies.append(heliocentric_bodies(d.bodies, epoch, opt, &s.body_class, source));
   s.dt = 1.0;
   s.softening = 0;
   s.camera_distance = 60;

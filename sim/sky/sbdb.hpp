@@ -60,20 +60,42 @@ SbdbData read_sbdb(const char* data, std::size_t size, const std::string& source
 /// Streams the file `path` from disk (never whole in memory); see read_sbdb().
 SbdbData read_sbdb_file(const std::string& path, const SbdbFilter& filter = {});
 
+/// Which small bodies pull on the others (all of them feel the Sun and planets).
+enum class SmallBodyMasses {
+  Largest,    ///< Ceres, Pallas, Vesta and Hygiea with DE440's GM; the rest test particles
+  None,       ///< every small body a test particle (m = 0)
+  Estimated,  ///< every one massive: GM from the file, else from its diameter or H
+};
+
+/// "largest", "none", "estimated"; parse_small_body_masses() reads them (throws naming the
+/// value and the choices).
+const char* small_body_masses_name(SmallBodyMasses m);
+SmallBodyMasses parse_small_body_masses(const std::string& name);
+
+/// DE440's GM in km³/s² for the largest asteroids (Park et al. 2021, AJ 161, 105, and JPL's
+/// gm_de440.tpc), by their number; 0 for any other.
+double de440_gm_km3s2(long number);
+/// The asteroid number that starts an SBDB full_name ("1 Ceres (A801 AA)" -> 1); 0 when none
+/// (comets, provisional designations).
+long asteroid_number(const std::string& full_name);
+
 /// How small bodies become bodies of a scene.
 struct SmallBodyOptions {
   std::vector<std::string>
-      classes;                   ///< keep only these SBDB classes (case-insensitive); all if empty
-  std::size_t max = 0;           ///< keep at most this many (file order); 0: all
-  bool massless = false;         ///< true: m = 0 (test particles, not sources)
+      classes;          ///< keep only these SBDB classes (case-insensitive); all if empty
+  std::size_t max = 0;  ///< keep at most this many (file order); 0: all
+  /// test particles but for the largest asteroids, by default: thousands of massive bodies
+  /// would make every step an O(N²) sum for a pull too small to see
+  SmallBodyMasses masses = SmallBodyMasses::Largest;
   double density = 2000.0;       ///< kg/m³ for masses from diameters
   double default_albedo = 0.14;  ///< geometric albedo when only H is known
   /// One-line notices (rows skipped for want of elements); may be empty.
   std::function<void(const std::string&)> notice;
 };
 
-/// The mass in solar masses: GM when given; else rho pi D³ / 6 with D the diameter, or from H
-/// and the albedo (D = 1329 km / sqrt(p_V) 10^(-H/5)); 0 when none is known or opt.massless.
+/// The mass in solar masses as opt.masses asks. Estimated: GM when given; else rho pi D³ / 6
+/// with D the diameter, or from H and the albedo (D = 1329 km / sqrt(p_V) 10^(-H/5)); 0 when
+/// none is known. Largest: DE440's GM for the four largest asteroids, else 0. None: 0.
 double estimate_mass(const SmallBody& b, const SmallBodyOptions& opt);
 /// The bodies passing the filter (classes, max), in file order.
 std::vector<SmallBody> select(const std::vector<SmallBody>& all, const SmallBodyOptions& opt);
@@ -85,10 +107,12 @@ Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
                            const std::string& source = "SBDB");
 
 /// A scene of the file alone: the Sun (1 Msun at the origin) and the bodies propagated to the
-/// most common element epoch of the file; solar units; masses estimated. For `--load`/`info`.
+/// most common element epoch of the file; solar units; masses as `masses` says (the largest
+/// asteroids only, by default). For `--load`/`info`.
 /// Skipped rows are reported through `notice` when given.
 Scene sbdb_scene(const SbdbData& d, const std::string& source,
-                 const std::function<void(const std::string&)>& notice = {});
+                 const std::function<void(const std::string&)>& notice = {},
+                 SmallBodyMasses masses = SmallBodyMasses::Largest);
 /// "path: 3 of 120 rows skipped (no usable elements), e.g. row 17 ('X'): no tp and no ma with
 /// epoch"; empty when none was skipped.
 std::string skipped_notice(const SbdbData& d, const std::string& source);

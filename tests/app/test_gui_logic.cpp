@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/gui_logic.hpp"
+#include "sim/scene.hpp"
 #include "sim/units.hpp"
 
 using namespace nbody;
@@ -125,4 +126,55 @@ TEST(GuiLogic, SmallBodiesAreColouredByTheirClass) {
   EXPECT_GT(tjn.g, tjn.r);  // trojans green
   EXPECT_GT(neo.r, neo.g);  // near-Earth red
   EXPECT_EQ(f, "other");
+}
+
+// issue 20 item 4: the camera follows a centre: exact from host positions, else measured
+// twice a second and moved on at its velocity
+TEST(GuiLogic, CentresToFollow) {
+  // two bodies of mass 1 and 3, a massless one
+  const std::vector<float> xyzm = {0, 0, 0, 1, 4, 0, 0, 3, 100, 100, 100, 0};
+  glm::dvec3 c;
+  ASSERT_TRUE(mass_centre(xyzm, 0, 3, c));
+  EXPECT_DOUBLE_EQ(c.x, 3.0);
+  EXPECT_DOUBLE_EQ(c.y, 0.0);
+  // massless bodies alone: their mean position
+  ASSERT_TRUE(mass_centre(xyzm, 2, 3, c));
+  EXPECT_DOUBLE_EQ(c.z, 100.0);
+  EXPECT_FALSE(mass_centre(xyzm, 1, 1, c));
+  EXPECT_FALSE(mass_centre(xyzm, 0, 4, c));
+  // measured at t = 1 and 2, moving +1 in x per unit time
+  const glm::dvec3 c0(1, 0, 0), c1(2, 0, 0);
+  EXPECT_DOUBLE_EQ(moved_centre(1, c0, 2, c1, 2.5).x, 2.5);
+  EXPECT_DOUBLE_EQ(moved_centre(1, c0, 2, c1, 10).x, 4.0);   // at most two intervals on
+  EXPECT_DOUBLE_EQ(moved_centre(1, c0, 2, c1, 1.5).x, 2.0);  // never back before t1
+  // a run backwards: measured at t = 2 then 1
+  EXPECT_DOUBLE_EQ(moved_centre(2, c1, 1, c0, 0.5).x, 0.5);
+  EXPECT_DOUBLE_EQ(moved_centre(2, c0, 2, c1, 3).x, 2.0);  // no interval: the last
+}
+
+// issue 20 item 4: orbit ellipses of the named bodies about their attractors
+TEST(GuiLogic, OrbitOutlinesOfTheSolarSystem) {
+  const Scene s = make_scene("solar-system", {});
+  const auto orbits = orbit_outlines(s.bodies, s.body_class, s.units.G, 128);
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < s.bodies.size(); ++i)
+      if (s.bodies.name[i] == name) return i;
+    return s.bodies.size();
+  };
+  // every body but the Sun has one; the Moon's is about the Earth, the others' about the Sun
+  ASSERT_EQ(orbits.size(), s.bodies.size() - 1);
+  for (const OrbitOutline& o : orbits) {
+    EXPECT_EQ(o.points.size(), 128u);
+    const std::string& name = s.bodies.name[o.body];
+    EXPECT_EQ(o.centre, index(name == "Moon" ? "Earth" : "Sun")) << name;
+  }
+  // the Earth's orbit: 0.983 .. 1.017 AU from the Sun
+  for (const OrbitOutline& o : orbits)
+    if (s.bodies.name[o.body] == "Earth")
+      for (const glm::dvec3& p : o.points) {
+        EXPECT_GT(glm::length(p), 0.98);
+        EXPECT_LT(glm::length(p), 1.02);
+      }
+  // too many named bodies: none
+  EXPECT_TRUE(orbit_outlines(s.bodies, s.body_class, s.units.G, 128, 3).empty());
 }

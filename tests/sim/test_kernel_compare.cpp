@@ -2,6 +2,7 @@
 // then each other choice of its choice tunables), each entry reports time, interactions/s and
 // its error against the double direct sum, and refusals are reported instead of thrown.
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -91,6 +92,51 @@ TEST(KernelCompare, RunsEveryEntryOnACopyWithErrors) {
   // without quadrupoles Barnes-Hut is less accurate than with them
   EXPECT_GT(find(r, "cpu-barnes-hut quadrupole=off")->err_median,
             find(r, "cpu-barnes-hut")->err_median);
+}
+
+// issue 20 item 5: the time a comparison takes is told honestly: the model before it runs, the
+// entries' own times after, and the time left while it runs
+TEST(KernelCompare, EstimatesTheTimeItTakesAndSaysWhatIsLeft) {
+  const Bodies b = random_bodies(3000, 4);
+  const std::vector<CompareEntry> entries = {{"cpu-openmp", "cpu-openmp", {}},
+                                             {"cpu-barnes-hut", "cpu-barnes-hut", {}},
+                                             {"cpu-symmetric", "cpu-symmetric", {}}};
+  // the model: a direct sum whose step takes 2 s makes every direct entry a check plus one
+  // step (4 s each), the tree about N / (150 log2 N) of that
+  const CompareEstimate model =
+      KernelComparison::estimate(entries, 3000, "cpu-openmp", 2000.0, {}, 0.25);
+  EXPECT_FALSE(model.measured);
+  const double tree_step = 2.0 * 150 * std::log2(3000.0) / 3000;
+  EXPECT_NEAR(model.seconds, 4 + 4 + 2 * tree_step, 1e-9);
+  // a fast live kernel: each entry at least its 0.25 s of timed steps
+  EXPECT_GE(KernelComparison::estimate(entries, 3000, "cpu-openmp", 0.01).seconds, 0.75);
+  // a CPU direct sum above its size is refused at once: no time
+  EXPECT_EQ(KernelComparison::estimate({entries[0]}, KernelComparison::kCpuDirectMaxN + 1,
+                                       "cpu-openmp", 1.0)
+                .seconds,
+            0.0);
+
+  KernelComparison cmp(b, base(), entries, 256, 0.05);
+  EXPECT_EQ(cmp.status(), "cpu-openmp: 1 of 3");
+  cmp.run_next();
+  EXPECT_NE(cmp.status().find("cpu-barnes-hut: 2 of 3, "), std::string::npos) << cmp.status();
+  EXPECT_NE(cmp.status().find(" left"), std::string::npos) << cmp.status();
+  while (!cmp.done())
+    cmp.run_next();
+  double total = 0;
+  for (const CompareOutcome& o : cmp.results()) {
+    EXPECT_EQ(o.n, 3000u);
+    EXPECT_GT(o.wall_s, 0.0) << o.entry.label;
+    total += o.wall_s;
+  }
+  EXPECT_LE(total, cmp.elapsed_s() + 1e-9);
+  // after a run, the estimate is the entries' own times at this N (not at another N)
+  const CompareEstimate again =
+      KernelComparison::estimate(entries, 3000, "cpu-openmp", 2000.0, cmp.results());
+  EXPECT_TRUE(again.measured);
+  EXPECT_NEAR(again.seconds, total, 1e-9);
+  EXPECT_FALSE(
+      KernelComparison::estimate(entries, 4000, "cpu-openmp", 2000.0, cmp.results()).measured);
 }
 
 TEST(KernelCompare, RefusalsAreReportedNotThrown) {

@@ -3,11 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "sim/error.hpp"
 #include "sim/io/io.hpp"
@@ -236,6 +239,7 @@ TEST(Sbdb, FieldSpellingsStringsNumbersNull) {
   EXPECT_FALSE(d.bodies[1].diameter_km.has_value());
   // masses: 100 km at 2000 kg/m³; H = 10 with albedo 0.2: D = 1329/sqrt(0.2) 10^-2 km
   sky::SmallBodyOptions opt;
+  opt.masses = sky::SmallBodyMasses::Estimated;
   const double ma = 2000 * kPi / 6 * std::pow(100e3, 3) / 1.98840987e30;
   EXPECT_NEAR(sky::estimate_mass(d.bodies[0], opt) / ma, 1.0, 1e-12);
   const double db = 1329 / std::sqrt(0.2) * 0.01 * 1e3;
@@ -243,8 +247,10 @@ TEST(Sbdb, FieldSpellingsStringsNumbersNull) {
       sky::estimate_mass(d.bodies[1], opt) / (2000 * kPi / 6 * db * db * db / 1.98840987e30), 1.0,
       1e-12);
   EXPECT_EQ(sky::estimate_mass(d.bodies[2], opt), 0.0);
-  opt.massless = true;
+  opt.masses = sky::SmallBodyMasses::None;
   EXPECT_EQ(sky::estimate_mass(d.bodies[0], opt), 0.0);
+  // by default only the largest asteroids pull: "A (x)" is not one
+  EXPECT_EQ(sky::estimate_mass(d.bodies[0], {}), 0.0);
   // the filter
   opt.classes = {"mba", "PAR"};
   EXPECT_EQ(sky::select(d.bodies, opt).size(), 2u);
@@ -444,7 +450,45 @@ TEST(Sbdb, ImplausibleValuesAreRefusedWithTheRow) {
   // the estimate of a plausible body stays a small body's mass (Eris ~ 8e-9 Msun)
   const std::string ok = one(row("D", R"(1,0.1,5,6,7,2459000.5,null,10000,null,null,"MBA")"));
   const sky::SbdbData d = sky::read_sbdb(ok.data(), ok.size(), "x.json");
-  EXPECT_LT(sky::estimate_mass(d.bodies[0], {}), 1e-6);
+  sky::SmallBodyOptions estimated;
+  estimated.masses = sky::SmallBodyMasses::Estimated;
+  EXPECT_GT(sky::estimate_mass(d.bodies[0], estimated), 0.0);
+  EXPECT_LT(sky::estimate_mass(d.bodies[0], estimated), 1e-6);
+}
+
+// issue 20 item 5 / issue 21 item 5: small bodies are test particles by default, but for the
+// four largest asteroids with DE440's GM
+TEST(Sbdb, OnlyTheLargestAsteroidsPullByDefault) {
+  EXPECT_EQ(sky::asteroid_number("1 Ceres (A801 AA)"), 1);
+  EXPECT_EQ(sky::asteroid_number("  10 Hygiea (A849 GA)"), 10);
+  EXPECT_EQ(sky::asteroid_number("1P/Halley"), 0);
+  EXPECT_EQ(sky::asteroid_number("(2010 AB)"), 0);
+  EXPECT_EQ(sky::asteroid_number("2010 AB"), 2010);  // numbered-looking: no GM for it anyway
+  EXPECT_EQ(sky::asteroid_number("12345678901 X"), 0);
+  EXPECT_EQ(sky::parse_small_body_masses("none"), sky::SmallBodyMasses::None);
+  try {
+    sky::parse_small_body_masses("heavy");
+    ADD_FAILURE() << "'heavy' was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'heavy' is not one of: largest"), std::string::npos)
+        << e.what();
+  }
+  if (!have(kAsteroids) || !have(kComets)) GTEST_SKIP() << "kstars-data is not installed";
+  Scene sol = make_scene("solar-system", {{}, 1, {{"jd", 2459800.5}}});
+  const std::size_t planets = sol.bodies.size();
+  sky::add_small_bodies(sol, {kAsteroids, kComets}, {});
+  ASSERT_GT(sol.bodies.size(), planets + 10000);
+  std::map<std::string, double> massive;
+  for (std::size_t i = planets; i < sol.bodies.size(); ++i)
+    if (sol.bodies.m[i] != 0) massive[sol.bodies.name[i]] = sol.bodies.m[i];
+  ASSERT_EQ(massive.size(), 4u);
+  const double gm_sun = 132712440041.939400;  // km³/s², the one the reader divides by
+  EXPECT_DOUBLE_EQ(massive["1 Ceres (A801 AA)"], 62.62890 / gm_sun);
+  EXPECT_DOUBLE_EQ(massive["2 Pallas (A802 FA)"], 13.665878 / gm_sun);
+  EXPECT_DOUBLE_EQ(massive["4 Vesta (A807 FA)"], 17.288245 / gm_sun);
+  EXPECT_DOUBLE_EQ(massive["10 Hygiea (A849 GA)"], 5.78 / gm_sun);
+  // Ceres is 4.7e-10 of the Sun (Standish & Pitjeva's 4.72e-10)
+  EXPECT_NEAR(massive["1 Ceres (A801 AA)"] / 4.72e-10, 1.0, 0.01);
 }
 
 // issue 22, LOW: skipped rows are told, a class asked for that no body has is an error, and a
@@ -492,4 +536,55 @@ TEST(Sbdb, SkippedRowsUnknownClassesAndPropagationErrorsAreTold) {
 }
 
 }  // namespace
+}  // namespace nbody
+
+namespace nbody {
+
+// issue 20 item 4: orbit ellipses for the window, from a body's state about its attractor
+TEST(Kepler, OrbitPointsOutlineTheEllipseThroughTheBody) {
+  const double mu = sky::kGmSun;
+  for (const auto& [name, q, e, inc] :
+       {std::tuple{"circle", 1.0, 0.0, 0.0}, std::tuple{"Mercury-like", 0.307, 0.2056, 0.122},
+        std::tuple{"comet-like", 0.6, 0.9, 2.8}}) {
+    sky::Elements el;
+    el.q = q;
+    el.e = e;
+    el.i = inc;
+    el.node = 0.8;
+    el.peri = 1.9;
+    el.tp = 2451545.0;
+    const sky::State s = sky::state_from_elements(el, mu, 2451545.0 + 37.3);
+    const auto pts = sky::orbit_points(s, mu, 4096);
+    ASSERT_EQ(pts.size(), 4096u) << name;
+    const double a = q / (1 - e);
+    double rmin = 1e300, rmax = 0, nearest = 1e300;
+    for (const auto& p : pts) {
+      const double r = std::hypot(p[0], p[1], p[2]);
+      rmin = std::min(rmin, r);
+      rmax = std::max(rmax, r);
+      nearest = std::min(nearest, std::hypot(p[0] - s.r[0], p[1] - s.r[1], p[2] - s.r[2]));
+      // every point in the orbit's plane (normal h)
+      const double h[3] = {s.r[1] * s.v[2] - s.r[2] * s.v[1], s.r[2] * s.v[0] - s.r[0] * s.v[2],
+                           s.r[0] * s.v[1] - s.r[1] * s.v[0]};
+      EXPECT_NEAR((p[0] * h[0] + p[1] * h[1] + p[2] * h[2]) / std::hypot(h[0], h[1], h[2]), 0,
+                  1e-12 * a)
+          << name;
+    }
+    EXPECT_NEAR(rmin, q, 1e-6 * a) << name;
+    EXPECT_NEAR(rmax, a * (1 + e), 1e-6 * a) << name;
+    // the body itself lies on the outline (within a segment's length)
+    EXPECT_LT(nearest, 2 * 3.14159 * a / 4096) << name;
+  }
+  // not an ellipse: a hyperbola, a body at the centre, a radial plunge
+  sky::State hyper;
+  hyper.r[0] = 1;
+  hyper.v[1] = 2 * std::sqrt(mu);
+  EXPECT_TRUE(sky::orbit_points(hyper, mu, 64).empty());
+  EXPECT_TRUE(sky::orbit_points(sky::State{}, mu, 64).empty());
+  sky::State radial;
+  radial.r[0] = 1;
+  radial.v[0] = 0.001;
+  EXPECT_TRUE(sky::orbit_points(radial, mu, 64).empty());
+}
+
 }  // namespace nbody
