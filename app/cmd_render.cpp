@@ -68,6 +68,27 @@ void register_gui_commands(CLI::App& app) {
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");
+  app.add_option("--record", g.record,
+                 "record from the first frame until quit: PNG frames into a folder, or a movie "
+                 "when PATH ends in .mp4 (ffmpeg); the view right of the panel, as shown")
+      ->check(non_empty())
+      ->group("Recording");
+  app.add_option("--caption", g.caption, "caption burned into recorded frames (bottom left)")
+      ->group("Recording");
+  app.add_option("--burn-in", g.burn_in,
+                 "what recorded frames show: date,scale,caption (comma list) or none")
+      ->capture_default_str()
+      ->group("Recording");
+  app.add_option("--record-rate", g.record_rate,
+                 "real-time: the recording plays as long as it took (frames repeated or "
+                 "dropped); every-frame: one frame per drawn frame (fast when the window is slow)")
+      ->check(CLI::IsMember({"real-time", "every-frame"}))
+      ->capture_default_str()
+      ->group("Recording");
+  app.add_option("--record-fps", g.record_fps, "frames per second of the recording")
+      ->check(CLI::Range(1, 240))
+      ->capture_default_str()
+      ->group("Recording");
 
   // nbody render
   auto* cmd = app.add_subcommand(

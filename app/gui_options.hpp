@@ -20,6 +20,12 @@ struct GuiOptions {
   double target_step_ms = 20;      ///< the start-up measurement aims at this step time
   int tree_cells = -1;  ///< >= 0: tree kernels start with their cells drawn to this depth
   bool paused = false;  ///< start paused (Space runs)
+  // a recording from the first frame (scripts, tests): the Classroom section's settings
+  std::string record;                          ///< PNG folder or .mp4 file
+  std::string caption;                         ///< burned in bottom left
+  std::string burn_in = "date,scale,caption";  ///< what is burned in ("none": nothing)
+  std::string record_rate = "real-time";       ///< or "every-frame"
+  int record_fps = 30;
 };
 
 /// The process-wide window options.
