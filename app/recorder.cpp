@@ -34,7 +34,7 @@ int FrameClock::frames_for(double t) {
   long long n = std::max(due - written_, 0LL);
   const long long cap = std::max(1LL, static_cast<long long>(kMaxRepeatSeconds * fps_));
   if (n > cap) {
-    // a stall: one second of movie, then the clock goes on from here
+    // a stall: kMaxRepeatSeconds of movie, then the clock goes on from here
     n = cap;
     origin_t_ = t;
     origin_count_ = written_ + cap - 1;

@@ -22,13 +22,14 @@ const char* record_rate_name(RecordRate r);
 /// The movie's clock: how many movie frames each captured frame stands for. In real time the
 /// first frame counts once and each later one as often as the clock (fps frames per wall-clock
 /// second since the first) has advanced: repeated when the window is slower than the movie,
-/// dropped (0) when it is faster. After a stall the repeats are capped at one second of movie
-/// and the clock starts again from there (a minimised window does not fill the movie with one
-/// frame). Every frame: always 1.
+/// dropped (0) when it is faster. A longer stall than kMaxRepeatSeconds (a minimised window, a
+/// suspended laptop) is cut to that much movie and the clock starts again from there; a slow
+/// window (a frame a second under a software rasterizer) stays in real time. Every frame:
+/// always 1.
 class FrameClock {
  public:
   /// At most this many seconds of movie from one captured frame.
-  static constexpr double kMaxRepeatSeconds = 1.0;
+  static constexpr double kMaxRepeatSeconds = 3.0;
 
   FrameClock(RecordRate rate, int fps);
   /// The movie frames the frame captured at wall time `t` (seconds, any origin, not decreasing)

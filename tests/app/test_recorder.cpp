@@ -74,19 +74,38 @@ TEST(FrameClock, TheFirstFrameCountsOnceAndEachLaterOneByTheClock) {
   EXPECT_EQ(c.written(), 5);
 }
 
-TEST(FrameClock, AStallRepeatsAtMostOneSecondAndTheClockGoesOnFromThere) {
+TEST(FrameClock, AStallOfTwoSecondsIsKeptInRealTime) {
   FrameClock c(RecordRate::RealTime, 30);
   long long n = run_clock(c, 0.0, 30.0, 2.0);
   EXPECT_NEAR(static_cast<double>(n), 60.0, 1.0);
-  const long long before = c.written();
-  // nothing drawn for 2 s (a minimised window): the next frame stands for one second, not two
-  EXPECT_EQ(c.frames_for(4.0), 30);
-  EXPECT_EQ(c.written(), before + 30);
-  // then real time again from the stall on, without catching up the second cut out
+  // nothing drawn for 2 s (a long load): the next frame stands for those 2 s
+  EXPECT_EQ(c.frames_for(4.0), 61);
   n = 0;
   for (int k = 1; k <= 60; ++k)
     n += c.frames_for(4.0 + k / 30.0);
-  EXPECT_NEAR(static_cast<double>(n), 60.0, 1.0);
+  EXPECT_EQ(n, 60);
+  EXPECT_EQ(c.written(), 181);  // 6 s of movie for 6 s recorded
+}
+
+TEST(FrameClock, ALongStallIsCutAndTheClockGoesOnFromThere) {
+  FrameClock c(RecordRate::RealTime, 30);
+  run_clock(c, 0.0, 30.0, 2.0);
+  const long long before = c.written();
+  // a window minimised for 20 s: the next frame stands for kMaxRepeatSeconds (3 s), not 20
+  EXPECT_EQ(c.frames_for(22.0), 90);
+  EXPECT_EQ(c.written(), before + 90);
+  // then real time again from there, without catching up what was cut
+  long long n = 0;
+  for (int k = 1; k <= 60; ++k)
+    n += c.frames_for(22.0 + k / 30.0);
+  EXPECT_EQ(n, 60);
+}
+
+TEST(FrameClock, AWindowAtOneFrameASecondStaysInRealTime) {
+  FrameClock c(RecordRate::RealTime, 30);
+  // frames at 0, 1.11, ..., 8.89 s: the movie lasts 8.89 s too (each frame 33 times)
+  const long long n = run_clock(c, 0.0, 0.9, 10.0);
+  EXPECT_NEAR(static_cast<double>(n), 30 * 8 / 0.9 + 1, 1.0);
 }
 
 TEST(FrameClock, ChangingTheRateKeepsWhatWasWritten) {
