@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -203,4 +204,42 @@ TEST(GuiRecord, Mp4FramesHaveTheRectangleSizeAndPlayInRealTime) {
   EXPECT_NEAR(static_cast<double>(bytes / frame), expected, std::max(3.0, expected * 0.15 * kSlow))
       << stats.dump(2);
   EXPECT_NE(slurp(dir / "m.log").find("movie written"), std::string::npos) << slurp(dir / "m.log");
+}
+
+// `nbody render --burn-in`: the same date, scale bar and caption over the frames it writes
+// (through EGL; none by default)
+TEST(GuiRecord, RenderBurnsInTheDateScaleBarAndCaption) {
+  const fs::path dir = fs::temp_directory_path() / "nbody_render_burn_in";
+  fs::remove_all(dir);
+  auto render = [&](const std::string& name, const std::string& extra) {
+    const fs::path log = dir / (name + ".log");
+    fs::create_directories(dir);
+    const std::string cmd = "'" + kNbody +
+                            "' render --scene sun-earth-moon --frames 2 --png-every 0 --width 640"
+                            " --height 480 --no-energy --out '" +
+                            (dir / name).string() + "' " + extra + " > '" + log.string() + "' 2>&1";
+    const int rc = std::system(cmd.c_str());
+    return std::make_pair(rc, slurp(log));
+  };
+  auto [rc, out] = render("burned", "--burn-in date,scale,caption --caption 'RENDER TEST'");
+  if (rc != 0 && out.find("EGL") != std::string::npos && out.find("rendered") == std::string::npos)
+    GTEST_SKIP() << "no EGL context here: " << out;
+  ASSERT_EQ(rc, 0) << out;
+  std::tie(rc, out) = render("plain", "");
+  ASSERT_EQ(rc, 0) << out;
+  const Image a = load(dir / "burned" / "frame_00001.png"),
+              b = load(dir / "plain" / "frame_00001.png");
+  ASSERT_EQ(a.w, 640);
+  ASSERT_EQ(b.w, 640);
+  const int w = a.w, h = a.h;
+  EXPECT_GT(bright(a, w - 260, 0, w, 50, 150), 40) << "no date top right";
+  EXPECT_LT(bright(b, w - 260, 0, w, 50, 150), 5) << "a date without --burn-in";
+  EXPECT_GT(bright(a, w - 220, h - 60, w, h, 150), 40) << "no scale bar bottom right";
+  EXPECT_LT(bright(b, w - 220, h - 60, w, h, 150), 5) << "a scale bar without --burn-in";
+  EXPECT_GT(bright(a, 0, h - 60, 300, h, 150), 60) << "no caption bottom left";
+  EXPECT_LT(bright(b, 0, h - 60, 300, h, 150), 5) << "a caption without --burn-in";
+  // a part it does not know is an error naming the option
+  std::tie(rc, out) = render("bad", "--burn-in date,clock");
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("--burn-in date,clock: 'clock'"), std::string::npos) << out;
 }
