@@ -245,14 +245,18 @@ void sync_recording(Recorder& r, PanelState& p, RecordFrame& f, int fbw, int fbh
   p.record_status = r.status();
 }
 
+// the recorded rectangle's left edge in a framebuffer `fbw` wide: a window resized smaller keeps
+// the rectangle's size, moved left to fit (black where the window has no pixels)
+int recorded_x(const RecordFrame& f, int fbw) {
+  return std::clamp(f.x, 0, std::max(fbw - f.w, 0));
+}
+
 // the recorded rectangle of the framebuffer drawn so far, to the recording; a failed write
 // stops it
 void capture(Recorder& r, PanelState& p, const RecordFrame& f, int fbw, int fbh) {
   try {
-    // a window resized smaller: the rectangle keeps its size, moved left to fit (black where
-    // the window has no pixels)
-    const int x = std::clamp(f.x, 0, std::max(fbw - f.w, 0));
-    r.add(crop(render::read_framebuffer(fbw, fbh), x, f.y, f.w, f.h), now_seconds());
+    r.add(crop(render::read_framebuffer(fbw, fbh), recorded_x(f, fbw), f.y, f.w, f.h),
+          now_seconds());
   } catch (const std::exception& e) {
     p.record_png = p.record_ffmpeg = false;
     r.abort(e.what());
@@ -643,7 +647,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
       // the caption: bottom left of the recorded rectangle (window pixels)
       if (caption)
         draw_caption(&burn, panel.caption,
-                     static_cast<float>(record_frame.x) * static_cast<float>(ww) /
+                     static_cast<float>(recorded_x(record_frame, fbw)) * static_cast<float>(ww) /
                          static_cast<float>(std::max(fbw, 1)),
                      wh, scale);
     }

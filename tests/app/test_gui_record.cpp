@@ -4,6 +4,7 @@
 // shows them (starting a recording no longer re-centres the view).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -242,4 +243,46 @@ TEST(GuiRecord, RenderBurnsInTheDateScaleBarAndCaption) {
   std::tie(rc, out) = render("bad", "--burn-in date,clock");
   EXPECT_NE(rc, 0);
   EXPECT_NE(out.find("--burn-in date,clock: 'clock'"), std::string::npos) << out;
+}
+
+// hiding the panel during a recording (H, a real key event through xdotool) neither moves the
+// view in the file nor changes the frames' size: one recording is one picture size
+TEST(GuiRecord, HidingThePanelWhileRecordingKeepsTheViewAndSize) {
+  if (!on_path("xvfb-run") || !on_path("xdotool"))
+    GTEST_SKIP() << "xvfb-run or xdotool not found: install xvfb and xdotool (scripts/dev.sh does)";
+  const fs::path dir = fs::temp_directory_path() / "nbody_gui_record_hide";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path frames = dir / "frames", script = dir / "drive.sh", log = dir / "log.txt";
+  std::ofstream(script) << "#!/bin/sh\n"
+                        << "export XDG_CONFIG_HOME='" << dir.string() << "'\n'" << kNbody
+                        << "' --width 1280 --height 800 --scene sun-earth-moon --paused"
+                           " --burn-in none --record-fps 5 --record '"
+                        << frames.string() << "' --exit-after " << 10 * kSlow << " > '"
+                        << log.string()
+                        << "' 2>&1 &\n"
+                           "pid=$!\n"
+                           "xdotool search --sync --onlyvisible --name nbody > /dev/null\n"
+                        << "sleep " << 3 * kSlow << "\n"
+                        << "xdotool mousemove 900 200 click 1\n"
+                        << "sleep " << 0.5 * kSlow << "\n"
+                        << "xdotool key h\n"
+                           "wait $pid\n";
+  fs::permissions(script, fs::perms::owner_all);
+  const std::string cmd = "timeout " + std::to_string(static_cast<int>(120 * kSlow)) +
+                          " xvfb-run -a -s '-screen 0 1280x800x24' '" + script.string() +
+                          "' > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(log);
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(frames))
+    files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GT(files.size(), 10u) << slurp(log);
+  const Image first = load(files.front()), last = load(files.back());
+  // the panel was hidden: the window shows the full width, the file keeps its first size
+  EXPECT_EQ(first.w, 920);
+  EXPECT_EQ(last.w, 920);
+  EXPECT_EQ(last.h, 800);
+  // and the bodies stay where they were (a paused run: the same picture)
+  EXPECT_LT(differing(last, first, 0), 10) << files.back();
 }
