@@ -1,13 +1,20 @@
 // `nbody render` (headless frames through EGL) and the window's extra top-level options.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 
+#include "render/gl_check.hpp"  // glad before the ImGui backend
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
 #include "app/commands.hpp"
 #include "app/gui_options.hpp"
+#include "app/gui_panel.hpp"
 #include "app/headless.hpp"
 #include "app/progress.hpp"
 #include "sim/error.hpp"
@@ -18,6 +25,76 @@ GuiOptions& gui_options() {
   static GuiOptions o;
   return o;
 }
+
+namespace {
+
+// what --burn-in names ("date,scale,caption" or "none"); fails naming the option otherwise
+OverlayParts burn_in_parts(const std::string& list, bool& caption) {
+  OverlayParts p;
+  p.names = p.scale_bar = p.date = p.tools = caption = false;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string part = list.substr(at, end - at);
+    if (part == "date")
+      p.date = true;
+    else if (part == "scale")
+      p.scale_bar = true;
+    else if (part == "caption")
+      caption = true;
+    else if (part != "none")
+      fail("--burn-in ", list, ": '", part, "' is not one of date, scale, caption, none");
+    at = end + 1;
+  }
+  // body names go with the rest, as in the window's recordings
+  p.names = p.date || p.scale_bar || caption;
+  return p;
+}
+
+// `nbody render --burn-in`: the window's overlays drawn over the frames written, through an
+// ImGui context of its own on the EGL context (made at the first frame written, ended by the
+// renderer before the context)
+class RenderOverlays {
+ public:
+  RenderOverlays(OverlayParts parts, std::string caption)
+      : parts_(parts), caption_(std::move(caption)) {
+    panel_.visible = false;
+  }
+  void draw(Viewer& v, int width, int height) {
+    if (!context_) {
+      context_ = ImGui::CreateContext();
+      ImGui::GetIO().IniFilename = nullptr;
+      ImGui::StyleColorsDark();
+      ImGui_ImplOpenGL3_Init("#version 450");
+    }
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+    io.DeltaTime = 1.0f / 60.0f;
+    // the window's UI scale for a window this high
+    panel_.scale = std::round(std::clamp(static_cast<float>(height) / 820.0f, 1.0f, 2.0f) * 8) / 8;
+    io.FontGlobalScale = panel_.scale;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    draw_overlays(dl, v, panel_, width, height, parts_);
+    if (!caption_.empty()) draw_caption(dl, caption_.c_str(), 0, height, panel_.scale);
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+  void end() {
+    if (!context_) return;
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext(context_);
+    context_ = nullptr;
+  }
+
+ private:
+  OverlayParts parts_;
+  std::string caption_;
+  PanelState panel_;
+  ImGuiContext* context_ = nullptr;
+};
+
+}  // namespace
 
 void register_gui_commands(CLI::App& app) {
   // window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
@@ -81,6 +158,27 @@ void register_gui_commands(CLI::App& app) {
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");
+  app.add_option("--record", g.record,
+                 "record from the first frame until quit: PNG frames into a folder, or a movie "
+                 "when PATH ends in .mp4 (ffmpeg); the view right of the panel, as shown")
+      ->check(non_empty())
+      ->group("Recording");
+  app.add_option("--caption", g.caption, "caption burned into recorded frames (bottom left)")
+      ->group("Recording");
+  app.add_option("--burn-in", g.burn_in,
+                 "what recorded frames show: date,scale,caption (comma list) or none")
+      ->capture_default_str()
+      ->group("Recording");
+  app.add_option("--record-rate", g.record_rate,
+                 "real-time: the recording plays as long as it took (frames repeated or "
+                 "dropped); every-frame: one frame per drawn frame (fast when the window is slow)")
+      ->check(CLI::IsMember({"real-time", "every-frame"}))
+      ->capture_default_str()
+      ->group("Recording");
+  app.add_option("--record-fps", g.record_fps, "frames per second of the recording")
+      ->check(CLI::Range(1, 240))
+      ->capture_default_str()
+      ->group("Recording");
 
   // nbody render
   auto* cmd = app.add_subcommand(
@@ -92,6 +190,7 @@ void register_gui_commands(CLI::App& app) {
     HeadlessOptions opt;
     bool no_interop = false;
     bool trails_on = false, trails_off = false;
+    std::string burn_in = "none", caption;
   };
   auto st = std::make_shared<State>();
   add_launch_options(*cmd, st->launch);
@@ -128,9 +227,23 @@ void register_gui_commands(CLI::App& app) {
   cmd->add_option("--tree-cells", st->opt.tree_cells,
                   "tree kernels: draw the tree's cells as boxes down to DEPTH (0..8)")
       ->check(CLI::Range(0, 8));
+  cmd->add_option("--burn-in", st->burn_in,
+                  "draw over the frames as the window does: date,scale,caption (comma list) or "
+                  "none")
+      ->capture_default_str();
+  cmd->add_option("--caption", st->caption,
+                  "caption burned in bottom left (with --burn-in caption)");
   cmd->callback([st, cmd] {
     st->opt.interop = !st->no_interop;
     st->opt.trails = st->trails_on ? 1 : (st->trails_off ? 0 : -1);
+    bool caption = false;
+    const OverlayParts parts = burn_in_parts(st->burn_in, caption);
+    std::shared_ptr<RenderOverlays> overlays;
+    if (parts.names) {
+      overlays = std::make_shared<RenderOverlays>(parts, caption ? st->caption : std::string());
+      st->opt.overlay = [overlays](Viewer& v, int w, int h) { overlays->draw(v, w, h); };
+      st->opt.overlay_end = [overlays] { overlays->end(); };
+    }
     // a named kernel without a tree: --tree-cells fails before anything is made
     if (!st->launch.kernel.empty()) check_tree_cells(st->opt.tree_cells, st->launch.kernel);
     // the output directory is checked before the scene is built

@@ -17,6 +17,7 @@ add_library(nbody_gui STATIC
   egl_context.cpp
   headless.cpp
   movie_pipe.cpp
+  recorder.cpp
 )
 find_package(Threads REQUIRED)
 target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim nbody_app_core OpenGL::EGL Threads::Threads

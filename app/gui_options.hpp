@@ -22,6 +22,12 @@ struct GuiOptions {
   bool paused = false;  ///< start paused (Space runs)
   bool orbits = false;  ///< draw the named bodies' orbit ellipses
   std::string follow;   ///< "centre of mass", a group ("galaxy 1") or a body name to follow
+  // a recording from the first frame (scripts, tests): the Classroom section's settings
+  std::string record;                          ///< PNG folder or .mp4 file
+  std::string caption;                         ///< burned in bottom left
+  std::string burn_in = "date,scale,caption";  ///< what is burned in ("none": nothing)
+  std::string record_rate = "real-time";       ///< or "every-frame"
+  int record_fps = 30;
 };
 
 /// The process-wide window options.

@@ -166,16 +166,16 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   ImGui::End();
 }
 
-void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
+void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, int height,
+                   const OverlayParts& parts) {
   const Scene& scene = v.scene();
   float left = s.visible ? panel_width(static_cast<float>(width), s.scale) : 0.0f;
   float pad = 10.0f * s.scale;
   // names next to the bodies
   // (with small bodies: the planets' names only)
   const bool sky = scene.body_class.size() == v.size();
-  if (v.labels && !v.host_positions().empty() && scene.bodies.name.size() == v.size() &&
-      (v.size() <= 64 || sky)) {
+  if (parts.names && v.labels && !v.host_positions().empty() &&
+      scene.bodies.name.size() == v.size() && (v.size() <= 64 || sky)) {
     std::vector<ImVec4> placed;  // label boxes drawn so far: later ones that overlap are skipped
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (scene.bodies.name[i].empty()) continue;
@@ -201,7 +201,7 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
     }
   }
   // the scale bar at the centre of the view's depth, bottom right
-  {
+  if (parts.scale_bar) {
     float tan_half = std::tan(v.camera().fov_y() * 0.5f);
     double units_per_px = 2.0 * v.camera().distance() * tan_half / std::max(height, 1);
     double len = nice_length(160.0 * s.scale * units_per_px);
@@ -217,7 +217,10 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
       dl->AddText(ImVec2(b.x - px * 0.5f - ts.x * 0.5f, b.y - ts.y - 6), col, t.c_str());
     }
   }
+  // the tools' marks (into the foreground list)
+  if (parts.tools) edit_overlays(v, s, width, height);
   // date, speed and run status, top right
+  if (!parts.date) return;
   std::vector<std::string> lines;
   const SimState& st = v.state();
   if (scene.epoch_jd > 0)
@@ -251,7 +254,19 @@ void draw_overlays(Viewer& v, const PanelState& s, int width, int height) {
     dl->AddText(at, IM_COL32(240, 240, 240, 255), l.c_str());
     y += ts.y + 2;
   }
-  edit_overlays(v, s, width, height);
+}
+
+void draw_caption(ImDrawList* dl, const char* text, float left, int height, float scale) {
+  if (!text || !*text) return;
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize() * 1.5f;
+  const float pad = 12.0f * scale;
+  const ImVec2 ts = font->CalcTextSizeA(size, 1e9f, 0.0f, text);
+  const ImVec2 at(left + pad, static_cast<float>(height) - pad - ts.y);
+  const float d = std::max(1.0f, 1.5f * scale);
+  for (const ImVec2 o : {ImVec2(d, d), ImVec2(-d, d), ImVec2(d, -d), ImVec2(-d, -d)})
+    dl->AddText(font, size, ImVec2(at.x + o.x, at.y + o.y), IM_COL32(0, 0, 0, 230), text);
+  dl->AddText(font, size, at, IM_COL32(255, 255, 255, 255), text);
 }
 
 bool panel_key(Viewer& viewer, PanelState& state, int key, bool ctrl, bool shift) {

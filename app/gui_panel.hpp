@@ -9,6 +9,8 @@
 #include "app/gestures.hpp"
 #include "app/gui_viewer.hpp"
 
+struct ImDrawList;
+
 namespace nbody::app {
 
 /// Width of the panel in pixels for a window `width` pixels wide at UI scale `scale`: a fraction
@@ -30,7 +32,14 @@ struct PanelState {
   bool record_png = false;
   bool record_ffmpeg = false;
   bool ffmpeg_available = false;
-  int mp4_fps = 30;
+  int mp4_fps = 30;     ///< the movie's (and a PNG sequence's) frames per second
+  int record_rate = 0;  ///< 0: real time (frames repeated or dropped), 1: every drawn frame
+  /// burned into recorded frames: date, speed and status (top right), scale bar, caption
+  bool burn_date = true, burn_scale = true, burn_caption = true;
+  char caption[256] = "";
+  /// --record: where the first recording goes (a PNG folder or an .mp4), else a timestamped
+  /// name in capture_dir
+  std::string record_path;
   char capture_dir[512] = "";
   std::string record_status;
   bool quit = false;
@@ -55,7 +64,19 @@ void draw_panel(Viewer& viewer, PanelState& state, int width, int height);
 /// The hands-on keys (A, V, M, C, Del, Ctrl+Z, Ctrl+Y); true when `key` (a GLFW key code) was
 /// one of them.
 bool panel_key(Viewer& viewer, PanelState& state, int key, bool ctrl, bool shift);
-/// Draws the overlays on the 3D view: body names, scale bar, date and speed, run status.
-void draw_overlays(Viewer& viewer, const PanelState& state, int width, int height);
+/// The parts of the overlays on the 3D view.
+struct OverlayParts {
+  bool names = true;      ///< body names (L)
+  bool scale_bar = true;  ///< bottom right
+  bool date = true;       ///< date or time, speed, run status, top right
+  bool tools = true;      ///< the hands-on tools' marks (never recorded)
+};
+/// Draws the overlays on the 3D view into `dl` (the foreground list, or a recording's burn-in
+/// list): body names, scale bar, date and speed, run status, the tools' marks.
+void draw_overlays(ImDrawList* dl, Viewer& viewer, const PanelState& state, int width, int height,
+                   const OverlayParts& parts);
+/// A recording's caption: bottom left of the region starting `left` pixels from the window's
+/// left edge, larger text with a dark shadow.
+void draw_caption(ImDrawList* dl, const char* text, float left, int height, float scale);
 
 }  // namespace nbody::app

@@ -1,7 +1,9 @@
 // The window: GLFW + OpenGL 4.5 core + Dear ImGui around the Viewer. Start-up order: window,
 // GL loader, ImGui, viewer; shutdown runs in reverse.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -12,6 +14,8 @@
 #include <set>
 #include <string>
 #include <thread>
+
+#include <unistd.h>
 
 #include "render/gl_check.hpp"  // glad before GLFW
 
@@ -25,7 +29,7 @@
 #include "app/gui_options.hpp"
 #include "app/gui_panel.hpp"
 #include "app/gui_viewer.hpp"
-#include "app/movie_pipe.hpp"
+#include "app/recorder.hpp"
 #include "app/startup.hpp"
 #include "render/capture.hpp"
 #include "render/gl_debug.hpp"
@@ -163,6 +167,104 @@ void on_glfw_error(int code, const char* text) {
 
 constexpr int kNoDisplay = 4;
 
+// what a recording keeps fixed from its first frame: the recorded rectangle (framebuffer
+// pixels, origin top-left: the view right of the panel, even sizes for H.264) and the view's
+// offset, so starting, hiding the panel or resizing never moves the view in the file
+struct RecordFrame {
+  int x = 0, y = 0, w = 0, h = 0;
+  float view_offset = 0;
+};
+
+bool is_mp4(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".mp4";
+}
+
+// --record, --burn-in: a bad path, a missing ffmpeg or an unknown part fail before the window
+// opens, naming the option
+void check_record_options(const GuiOptions& opt, bool ffmpeg) {
+  for (std::size_t at = 0; at <= opt.burn_in.size();) {
+    std::size_t end = std::min(opt.burn_in.find(',', at), opt.burn_in.size());
+    const std::string part = opt.burn_in.substr(at, end - at);
+    if (part != "date" && part != "scale" && part != "caption" && part != "none")
+      fail("--burn-in ", opt.burn_in, ": '", part, "' is not one of date, scale, caption, none");
+    at = end + 1;
+  }
+  if (opt.record.empty()) return;
+  if (is_mp4(opt.record)) {
+    if (!ffmpeg)
+      fail("--record ", opt.record,
+           ": ffmpeg was not found on PATH (install it, or give a folder for PNG frames)");
+    const std::filesystem::path dir = std::filesystem::path(opt.record).parent_path();
+    const std::string d = dir.empty() ? "." : dir.string();
+    if (!std::filesystem::is_directory(d) || ::access(d.c_str(), W_OK | X_OK) != 0)
+      fail("--record ", opt.record, ": cannot write into the folder ", d);
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(opt.record, ec);
+  if (ec || !std::filesystem::is_directory(opt.record) ||
+      ::access(opt.record.c_str(), W_OK | X_OK) != 0)
+    fail("--record ", opt.record, ": cannot write PNG frames into this folder (",
+         ec ? ec.message() : std::string("not a writable folder"), ")");
+}
+
+// starts and stops what the panel asks to record; the first recording of a run fixes the
+// rectangle and the view offset (a second one started beside it shares them)
+void sync_recording(Recorder& r, PanelState& p, RecordFrame& f, int fbw, int fbh,
+                    float live_offset) {
+  try {
+    const RecordRate rate = p.record_rate == 1 ? RecordRate::EveryFrame : RecordRate::RealTime;
+    if (!r.active() && (p.record_png || p.record_ffmpeg)) {
+      f.view_offset = live_offset;
+      f.x = std::clamp(static_cast<int>(std::ceil(live_offset)), 0, std::max(fbw - 2, 0));
+      f.y = 0;
+      f.w = std::max((fbw - f.x) & ~1, 2);
+      f.h = std::max(fbh & ~1, 2);
+    }
+    // --record names the first recording; the panel's ones are timestamped in its folder
+    auto target = [&](bool mp4) {
+      if (!p.record_path.empty() && is_mp4(p.record_path) == mp4) {
+        std::string path = std::move(p.record_path);
+        p.record_path.clear();
+        return path;
+      }
+      return in_dir(p.capture_dir, timestamped_name(mp4 ? ".mp4" : "_frames"));
+    };
+    if (p.record_png && !r.png()) r.start_png(target(false), rate, p.mp4_fps);
+    if (p.record_ffmpeg && !r.mp4()) r.start_mp4(target(true), f.w, f.h, rate, p.mp4_fps);
+    if (!p.record_png && r.png()) r.stop_png();
+    if (!p.record_ffmpeg && r.mp4()) r.stop_mp4();
+  } catch (const std::exception& e) {
+    p.record_png = p.record_ffmpeg = false;
+    r.abort(e.what());
+    std::fprintf(stderr, "nbody: %s\n", r.status().c_str());
+  }
+  p.record_status = r.status();
+}
+
+// the recorded rectangle's left edge in a framebuffer `fbw` wide: a window resized smaller keeps
+// the rectangle's size, moved left to fit (black where the window has no pixels)
+int recorded_x(const RecordFrame& f, int fbw) {
+  return std::clamp(f.x, 0, std::max(fbw - f.w, 0));
+}
+
+// the recorded rectangle of the framebuffer drawn so far, to the recording; a failed write
+// stops it
+void capture(Recorder& r, PanelState& p, const RecordFrame& f, int fbw, int fbh) {
+  try {
+    r.add(crop(render::read_framebuffer(fbw, fbh), recorded_x(f, fbw), f.y, f.w, f.h),
+          now_seconds());
+  } catch (const std::exception& e) {
+    p.record_png = p.record_ffmpeg = false;
+    r.abort(e.what());
+    std::fprintf(stderr, "nbody: %s\n", r.status().c_str());
+  }
+  p.record_status = r.status();
+}
+
 }  // namespace
 
 int run_gui(const LaunchOptions& launch_options_in) {
@@ -173,6 +275,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   StartupChoice startup;
   // (a lesson brings its own scene and N)
   bool generated = launch_options.load.empty() && launch_options.lesson.empty();
+  const bool ffmpeg_found = have_ffmpeg();
+  check_record_options(opt, ffmpeg_found);
   if (!opt.screenshot.empty() && opt.smoke_frames == 0 && opt.exit_after <= 0)
     fail(
         "--screenshot is written at the end of --smoke-test or --exit-after (F12 takes one in "
@@ -356,8 +460,19 @@ int run_gui(const LaunchOptions& launch_options_in) {
     if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
   }
   std::set<std::string> inspected;  // names of the bodies whose cards were shown (--stats)
-  panel.ffmpeg_available = have_ffmpeg();
+  panel.ffmpeg_available = ffmpeg_found;
   std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());
+  // the recording settings of the command line; --record starts one at the first frame
+  panel.mp4_fps = opt.record_fps;
+  panel.record_rate = opt.record_rate == "every-frame" ? 1 : 0;
+  panel.burn_date = opt.burn_in.find("date") != std::string::npos;
+  panel.burn_scale = opt.burn_in.find("scale") != std::string::npos;
+  panel.burn_caption = opt.burn_in.find("caption") != std::string::npos;
+  std::snprintf(panel.caption, sizeof panel.caption, "%s", opt.caption.c_str());
+  if (!opt.record.empty()) {
+    panel.record_path = std::filesystem::absolute(opt.record).lexically_normal().string();
+    (is_mp4(opt.record) ? panel.record_ffmpeg : panel.record_png) = true;
+  }
   panel.scene_index = -1;
   for (std::size_t i = 0; i < scene_table().size(); ++i)
     if (scene_table()[i].name == launch.scene.name && launch_options.load.empty())
@@ -373,10 +488,10 @@ int run_gui(const LaunchOptions& launch_options_in) {
   viewer.load_options.input_units_given = viewer.load_options.components_given = false;
   std::snprintf(panel.load_path, sizeof panel.load_path, "%s", launch_options.load.c_str());
 
-  int record_index = 0;
-  std::string png_dir;
-  bool was_recording_png = false;
-  MoviePipe ffmpeg;
+  Recorder recorder;
+  RecordFrame record_frame;
+  // a recording's burned-in overlays: drawn in ImGui's frame, rendered before the panel
+  ImDrawList burn(ImGui::GetDrawListSharedData());
   long long frame = 0;
   int exit_code = 0;
   float applied_scale = 0;
@@ -498,68 +613,50 @@ int run_gui(const LaunchOptions& launch_options_in) {
       viewer.startup = {};
     }
 
-    // draw the bodies; recorded frames are centred (the projection is not shifted for the panel)
-    bool recording = panel.record_png || panel.record_ffmpeg;
+    // draw the bodies right of the panel; a recording keeps the offset it started with
+    const float live_offset = panel.visible ? panel_width(static_cast<float>(ww), scale) *
+                                                  static_cast<float>(fbw) /
+                                                  static_cast<float>(std::max(ww, 1))
+                                            : 0;
+    sync_recording(recorder, panel, record_frame, fbw, fbh, live_offset);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    viewer.view_offset_px = panel.visible && !recording
-                                ? panel_width(static_cast<float>(ww), scale) *
-                                      static_cast<float>(fbw) / static_cast<float>(std::max(ww, 1))
-                                : 0;
+    viewer.view_offset_px = recorder.active() ? record_frame.view_offset : live_offset;
     viewer.frame(fbw, fbh);
     for (const BodyCard& c : viewer.state().cards)
       inspected.insert(c.name);
 
-    // recording captures the 3D view without the panel
-    if (recording) {
-      try {
-        render::Image img = render::read_framebuffer(fbw, fbh);
-        if (panel.record_png) {
-          if (!was_recording_png) {
-            png_dir = in_dir(panel.capture_dir, timestamped_name("_frames"));
-            record_index = 0;
-          }
-          std::filesystem::create_directories(png_dir);
-          char name[32];
-          std::snprintf(name, sizeof name, "frame_%06d.png", record_index++);
-          render::write_png((std::filesystem::path(png_dir) / name).string(), img);
-          panel.record_status =
-              "recording PNG frames: " + std::to_string(record_index) + " in " + png_dir;
-        }
-        if (panel.record_ffmpeg) {
-          if (!ffmpeg.is_open() || ffmpeg.width() != fbw || ffmpeg.height() != fbh) {
-            ffmpeg.close();
-            std::string mp4 = in_dir(panel.capture_dir, timestamped_name(".mp4"));
-            if (!ffmpeg.open(mp4, fbw, fbh, panel.mp4_fps)) throw Error(ffmpeg.error());
-            panel.record_status =
-                "recording " + mp4 + " at " + std::to_string(panel.mp4_fps) + " frames/s";
-          }
-          if (!ffmpeg.write(img.rgba.data(), img.rgba.size())) throw Error(ffmpeg.error());
-        }
-      } catch (const std::exception& e) {
-        panel.record_png = panel.record_ffmpeg = false;
-        panel.record_status = std::string("recording stopped: ") + e.what();
-        std::fprintf(stderr, "nbody: %s\n", panel.record_status.c_str());
-      }
-    }
-    if (!panel.record_ffmpeg && ffmpeg.is_open()) {
-      std::string path = ffmpeg.path();
-      ffmpeg.close();
-      panel.record_status = ffmpeg.error().empty() ? "movie written: " + path
-                                                   : "movie not written: " + ffmpeg.error();
-      std::printf("nbody: %s\n", panel.record_status.c_str());
-    }
-    if (was_recording_png && !panel.record_png) {
-      panel.record_status =
-          "PNG recording stopped: " + std::to_string(record_index) + " frames in " + png_dir;
-      std::printf("nbody: %s\n", panel.record_status.c_str());
-    }
-    was_recording_png = panel.record_png;
+    // what is burned into recorded frames; without any, the frame is read before ImGui draws
+    const bool caption = panel.burn_caption && panel.caption[0] != '\0';
+    const bool burn_in = recorder.active() && (panel.burn_date || panel.burn_scale || caption);
+    if (recorder.active() && !burn_in) capture(recorder, panel, record_frame, fbw, fbh);
 
     // the panel and the overlays on top
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    draw_overlays(viewer, panel, ww, wh);
+    // the overlays burned in go into their own list (the window shows them from there); the
+    // rest into ImGui's foreground list
+    OverlayParts shown;
+    if (burn_in) {
+      OverlayParts burned;
+      burned.date = panel.burn_date;
+      burned.scale_bar = panel.burn_scale;
+      burned.tools = false;
+      shown.names = false;
+      shown.date = !burned.date;
+      shown.scale_bar = !burned.scale_bar;
+      burn._ResetForNewFrame();
+      burn.PushClipRectFullScreen();
+      burn.PushTextureID(io.Fonts->TexID);
+      draw_overlays(&burn, viewer, panel, ww, wh, burned);
+      // the caption: bottom left of the recorded rectangle (window pixels)
+      if (caption)
+        draw_caption(&burn, panel.caption,
+                     static_cast<float>(recorded_x(record_frame, fbw)) * static_cast<float>(ww) /
+                         static_cast<float>(std::max(fbw, 1)),
+                     wh, scale);
+    }
+    draw_overlays(ImGui::GetForegroundDrawList(), viewer, panel, ww, wh, shown);
     draw_panel(viewer, panel, ww, wh);
     if (!panel.visible) {
       ImGui::SetNextWindowPos(ImVec2(6, 6));
@@ -571,6 +668,24 @@ int run_gui(const LaunchOptions& launch_options_in) {
       ImGui::End();
     }
     ImGui::Render();
+    if (burn_in) {
+      // the burned-in overlays alone, read into the recording, then the panel on top: the
+      // window looks as always and nothing is drawn twice
+      burn._PopUnusedDrawCmd();
+      ImDrawList* lists[] = {&burn};
+      const ImDrawData* drawn = ImGui::GetDrawData();
+      ImDrawData data;
+      data.Valid = true;
+      data.CmdLists = lists;
+      data.CmdListsCount = 1;
+      data.TotalVtxCount = burn.VtxBuffer.Size;
+      data.TotalIdxCount = burn.IdxBuffer.Size;
+      data.DisplayPos = drawn->DisplayPos;
+      data.DisplaySize = drawn->DisplaySize;
+      data.FramebufferScale = drawn->FramebufferScale;
+      ImGui_ImplOpenGL3_RenderDrawData(&data);
+      capture(recorder, panel, record_frame, fbw, fbh);
+    }
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     // screenshots include the panel (F12, --screenshot after the smoke frames)
@@ -600,6 +715,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     }
     if (smoke_done || time_up) break;
   }
+
+  // a recording ends with the window (the movie is closed, the counts are final)
+  recorder.stop();
 
   // the window's size and place for the next start (not for scripted runs: tests, recordings)
   if (opt.smoke_frames == 0 && opt.exit_after <= 0) save_geometry(window.w);
@@ -666,6 +784,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["inspected"] = std::vector<std::string>(inspected.begin(), inspected.end());
     j["selected"] = viewer.selection.size();
     j["mergers"] = st.mergers;
+    // the last recording: movie frames (PNG files or MP4 frames) and the wall time it covered
+    j["record_frames"] = std::max(recorder.png_frames(), recorder.mp4_frames());
+    j["record_seconds"] = recorder.seconds();
     try {
       io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
       std::printf("nbody: stats written to %s\n", opt.stats.c_str());
@@ -681,7 +802,6 @@ int run_gui(const LaunchOptions& launch_options_in) {
   while (viewer.threaded() && viewer.batch_running_s() > 0 && now_seconds() - quit_time < 0.5)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   if (viewer.threaded() && viewer.batch_running_s() > 0) {
-    ffmpeg.close();
     std::printf("nbody: quit without waiting for the step in progress (running for %.1f s)\n",
                 viewer.batch_running_s());
     std::fflush(nullptr);

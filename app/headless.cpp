@@ -80,6 +80,14 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       return compute_diagnostics(bodies, G, eps);
     });
 
+  // the overlay's GL objects end before the viewer's and the context (also on an error)
+  struct OverlayEnd {
+    const std::function<void()>& end;
+    ~OverlayEnd() {
+      if (end) end();
+    }
+  } overlay_end{opt.overlay_end};
+
   std::vector<double> frame_ms, sim_ms, interop_ms, render_ms;
   std::vector<std::string> pngs;
   render::Image last_image;
@@ -104,6 +112,10 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
       char name[64];
       std::snprintf(name, sizeof name, "frame_%05d.png", f);
       std::string path = (std::filesystem::path(opt.out_dir) / name).string();
+      if (opt.overlay) {
+        target.bind();
+        opt.overlay(viewer, opt.width, opt.height);
+      }
       last_image = render::read_framebuffer(opt.width, opt.height);
       render::write_png(path, last_image);
       pngs.push_back(path);

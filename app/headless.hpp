@@ -9,6 +9,8 @@
 
 namespace nbody::app {
 
+class Viewer;
+
 struct HeadlessOptions {
   int frames = 60;      ///< frames to simulate and draw
   std::string out_dir;  ///< PNG frames and summary.json go here
@@ -26,6 +28,11 @@ struct HeadlessOptions {
   bool gl_debug = false;  ///< debug context; every GL message printed; GL errors fail the run
   /// Called after each frame with the frames done (a progress bar); may be empty.
   std::function<void(int)> progress;
+  /// Draws over each frame written, on the frame's target (burn-in: date, scale bar, caption);
+  /// may be empty.
+  std::function<void(Viewer&, int width, int height)> overlay;
+  /// Called once before the GL context ends, when `overlay` was given (its GL objects go first).
+  std::function<void()> overlay_end;
 };
 
 /// Runs the headless render; prints the summary and returns the exit code. Throws nbody::Error

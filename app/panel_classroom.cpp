@@ -123,21 +123,46 @@ void classroom_section(Viewer& v, PanelState& s) {
   ImGui::Separator();
   ImGui::InputText("folder", s.capture_dir, sizeof s.capture_dir);
   help_marker("Screenshots (F12), PNG sequences and movies are saved here.");
+  const bool recording = s.record_png || s.record_ffmpeg;
   bool png = s.record_png;
   if (ImGui::Checkbox("record PNG sequence", &png)) s.record_png = png;
   if (!s.ffmpeg_available) ImGui::BeginDisabled();
   ImGui::Checkbox("record MP4 (ffmpeg)", &s.record_ffmpeg);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
-  int fps_index = s.mp4_fps == 24 ? 0 : (s.mp4_fps == 60 ? 2 : 1);
-  if (s.record_ffmpeg) ImGui::BeginDisabled();
-  if (ImGui::Combo("fps", &fps_index, "24\00030\00060\0"))
-    s.mp4_fps = fps_index == 0 ? 24 : (fps_index == 2 ? 60 : 30);
-  if (s.record_ffmpeg) ImGui::EndDisabled();
   if (!s.ffmpeg_available) ImGui::EndDisabled();
   if (!s.ffmpeg_available) help_marker("ffmpeg was not found on PATH");
-  if (s.record_png || s.record_ffmpeg)
-    wrapped("Recorded frames show the view centred (as without the panel); H hides the panel.");
+  // the movie's clock is fixed while a recording runs
+  if (recording) ImGui::BeginDisabled();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  int fps_index = s.mp4_fps == 24 ? 0 : (s.mp4_fps == 60 ? 2 : 1);
+  if (ImGui::Combo("frames/s", &fps_index, "24\00030\00060\0"))
+    s.mp4_fps = fps_index == 0 ? 24 : (fps_index == 2 ? 60 : 30);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  ImGui::Combo("rate", &s.record_rate, "real time\0every drawn frame\0");
+  if (recording) ImGui::EndDisabled();
+  help_marker(
+      "real time: the recording plays as long as it took; each drawn frame is repeated or "
+      "dropped to the chosen frames/s (PNG frames too: repeats are links to one file).\n"
+      "every drawn frame: one movie frame per window frame, smooth, but it plays faster than "
+      "real time when the window draws fewer frames/s than the movie has.");
+  ImGui::TextUnformatted("burn in:");
+  ImGui::SameLine();
+  ImGui::Checkbox("date", &s.burn_date);
+  ImGui::SameLine();
+  ImGui::Checkbox("scale bar", &s.burn_scale);
+  ImGui::SameLine();
+  ImGui::Checkbox("caption", &s.burn_caption);
+  if (!s.burn_caption) ImGui::BeginDisabled();
+  ImGui::InputText("caption##text", s.caption, sizeof s.caption);
+  if (!s.burn_caption) ImGui::EndDisabled();
+  help_marker(
+      "Drawn into the recorded frames as the window shows them: the date or time with speed "
+      "and status (top right), the scale bar (bottom right), the caption (bottom left, when "
+      "not empty); body names too when any is on.");
+  if (recording)
+    wrapped(
+        "Recording the view right of the panel as it is shown; the size is fixed until the "
+        "recording stops.");
   if (!s.record_status.empty()) wrapped(s.record_status);
 }
 

@@ -7,6 +7,8 @@
 #   test_gui_threaded   the window with a slow simulation thread: UI frames go on; --stats JSON
 #   test_gui_logic      dates, speed and steps, body colours, scale bar (label app, no GL)
 #   test_movie_pipe     the MP4 recorder's ffmpeg child: names passed as arguments (label app)
+#   test_recorder       the recording's movie clock, PNG sequence, MP4 frames, crop (label app)
+#   test_gui_record     the window records a PNG sequence: rate, size, burn-in, no shift
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(STB_TEST REQUIRED IMPORTED_TARGET stb)
 
@@ -28,6 +30,11 @@ add_dependencies(test_render_output nbody)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)
 # the MP4 recorder's child process (no shell; issue 22)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_movie_pipe.cpp app nbody_gui)
+# the recording: movie clock, PNG sequence, MP4 frames, crop (issue 20, item 7)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_recorder.cpp app nbody_gui)
+# the window records a PNG sequence under Xvfb: rate, size, burn-in, the view not shifted
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_record.cpp gl nlohmann_json::nlohmann_json PkgConfig::STB_TEST)
+add_dependencies(test_gui_record nbody)
 # the simulation thread's accuracy check and tree cells (label app, no GL)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_sim_runner.cpp app nbody_gui)
 # the simulation thread's edits, undo, timeline, selection, merging and saving (label app)
