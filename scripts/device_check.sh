@@ -139,6 +139,12 @@ for s in solar-system galaxy-collision disk-galaxy toomre plummer loaded-file; d
   render_check "$s.tree" 200 0.45 $a $W --frames 6 --kernel barnes-hut --tree-cells 3
 done
 
+# tonight's sky with the JPL small bodies (test particles but for the four largest), the
+# planets' orbits and the date, scale bar and a caption burned in
+render_check solar-small-bodies.burn-in 50 0.45 --scene solar-system \
+  --small-bodies /usr/share/kstars/asteroids.dat,/usr/share/kstars/comets.dat $W --frames 30 \
+  --burn-in date,scale,caption --caption "Tonight's sky: 10,867 small bodies"
+
 echo "== 3. time to first frame and frame time"
 render_check first-frame.default 200 0.2 --frames 1
 render_check first-frame.plummer 200 0.12 --scene plummer -n 65536 --frames 60 --width 1280 --height 720
