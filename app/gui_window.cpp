@@ -349,6 +349,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   PanelState panel;
   panel.open = opt.panel_open;
   panel.projector = opt.projector;
+  panel.check = opt.panel_check;
   viewer.paused = opt.paused;
   std::set<std::string> inspected;  // names of the bodies whose cards were shown (--stats)
   panel.ffmpeg_available = have_ffmpeg();
@@ -661,6 +662,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["inspected"] = std::vector<std::string>(inspected.begin(), inspected.end());
     j["selected"] = viewer.selection.size();
     j["mergers"] = st.mergers;
+    // --panel-check: the labels cut at the panel's right edge ("Section: label")
+    j["panel_overflow"] =
+        panel.check ? nlohmann::json(panel.overflow) : nlohmann::json("not checked");
     try {
       io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
       std::printf("nbody: stats written to %s\n", opt.stats.c_str());

@@ -83,7 +83,7 @@ void classroom_section(Viewer& v, PanelState& s) {
   for (std::size_t i = 0; i < s.compare_entries.size(); ++i)
     if (s.compare_pick[i]) chosen.push_back(s.compare_entries[i]);
   char label[96];
-  std::snprintf(label, sizeof label, "Compare %zu on this scene (about 0.3 s each)", chosen.size());
+  std::snprintf(label, sizeof label, "Compare %zu (about 0.3 s each)", chosen.size());
   const bool disabled = v.comparing() || chosen.empty();
   if (disabled) ImGui::BeginDisabled();
   if (ImGui::Button(label)) {
@@ -113,7 +113,7 @@ void classroom_section(Viewer& v, PanelState& s) {
     s.mp4_fps = fps_index == 0 ? 24 : (fps_index == 2 ? 60 : 30);
   if (s.record_ffmpeg) ImGui::EndDisabled();
   if (!s.ffmpeg_available) ImGui::EndDisabled();
-  if (!s.ffmpeg_available) help_marker("ffmpeg was not found on PATH");
+  if (!s.ffmpeg_available) ImGui::TextDisabled("(MP4: ffmpeg was not found on PATH)");
   if (s.record_png || s.record_ffmpeg)
     wrapped("Recorded frames show the view centred (as without the panel); H hides the panel.");
   if (!s.record_status.empty()) wrapped(s.record_status);
