@@ -160,7 +160,8 @@ class Monkey {
              sleep(0.1) + (shift ? "xdotool mouseup 1 keyup shift" : "xdotool mouseup 3");
     }
     // Esc: cancels an edit, closes a popup, or asks to quit (an Enter after it quits: a normal
-    // end, and the window starts again)
+    // end, and the window starts again); half the time a second Esc answers "keep running"
+    if (chance(0.5)) return "xdotool key Escape" + sleep(0.4 * kPace) + "xdotool key Escape";
     return "xdotool key Escape";
   }
 };
