@@ -94,6 +94,12 @@ TEST_F(GuiLayout, SmallScenesAndProjectorModeHaveNoCutLabel) {
   EXPECT_EQ(b["panel_overflow"], nlohmann::json::array()) << b.dump(2);
 }
 
+// a window narrower than 1,024 pixels keeps the panel's 290 pixels: the same layout fits
+TEST_F(GuiLayout, NarrowerWindowHasNoCutLabel) {
+  const nlohmann::json j = checked_run("narrow", "--scene sun-earth-moon", 800, 600);
+  EXPECT_EQ(j["panel_overflow"], nlohmann::json::array()) << j.dump(2);
+}
+
 // the check can fail: a file with a long name in the Scene box's combo is cut by its box (the
 // status line at the top wraps it, and the line under the combo shows it whole)
 TEST_F(GuiLayout, TheCheckFindsALongFileName) {
