@@ -116,6 +116,10 @@ void register_gui_commands(CLI::App& app) {
   app.add_option("--panel-open", g.panel_open,
                  "panel sections open at start: scene,display,map,health,classroom,help")
       ->group("Window");
+  app.add_flag("--panel-check", g.panel_check,
+               "open every panel section and note labels cut at the panel's edge (--stats "
+               "panel_overflow; a test of the layout)")
+      ->group("Window");
   app.add_option("--exit-after", g.exit_after, "quit after SECONDS (writes --stats first)")
       ->group("Window");
   app.add_option("--stats", g.stats,

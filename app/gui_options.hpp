@@ -14,6 +14,7 @@ struct GuiOptions {
   bool gl_debug = false;           ///< debug context, GL messages printed, errors counted
   bool projector = false;          ///< start in projector mode (large text, high contrast)
   std::string panel_open;          ///< panel sections open at start (comma list)
+  bool panel_check = false;        ///< every section open, cut labels in --stats panel_overflow
   double exit_after = 0;           ///< > 0: quit after this many seconds (writing --stats)
   std::string stats;               ///< JSON written at exit: frames, fps, steps, step time, ...
   double debug_step_delay_ms = 0;  ///< sleep per batch of steps (tests of a slow simulation)

@@ -124,44 +124,61 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoTitleBar);
   ImGui::PushItemWidth(-pw * 0.38f);
+  if (s.check) probe_begin(s.overflow);
   // status lines
-  ImGui::Text("%s: %s bodies", v.scene().name.c_str(), with_commas(v.size()).c_str());
-  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("hide (H)").x);
+  // the scene and N, "hide (H)" at the right (under them when a long file name leaves no room)
+  const std::string title = v.scene().name + ": " + with_commas(v.size()) + " bodies";
+  const float hide_w = ImGui::CalcTextSize("hide (H)").x + ImGui::GetStyle().FramePadding.x * 2;
+  const float hide_x = ImGui::GetContentRegionMax().x - hide_w;
+  wrapped(title);
+  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x <=
+      hide_x)
+    ImGui::SameLine(hide_x);
   if (ImGui::SmallButton("hide (H)")) s.visible = false;
   if (!cuda_available())
     wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1), "No CUDA device: CPU kernels only.");
   if (!v.interop_note().empty()) wrapped(v.interop_note());
-  // sections named in --panel-open start open
-  auto open = [&](const char* key) {
-    if (s.open.find(key) != std::string::npos) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  // sections named in --panel-open start open; with --panel-check all are open and checked
+  auto open = [&](const char* key, const char* name) {
+    if (s.check) {
+      probe_section(name);
+      ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+    } else if (key && s.open.find(key) != std::string::npos) {
+      ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    }
   };
-  open("scene");
+  open("scene", "Scene");
   if (ImGui::CollapsingHeader("Scene")) scene_section(v, s);
-  open("tools");
+  open("tools", "Tools");
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) tools_section(v, s);
   if (!v.selection.empty() || !v.pinned.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  open(nullptr, "Inspector");
   if (ImGui::CollapsingHeader("Inspector")) inspector_section(v);
-  open("timeline");
+  open("timeline", "Timeline");
   if (ImGui::CollapsingHeader("Timeline")) timeline_section(v);
-  open("files");
+  open("files", "Save, load, lessons");
   if (ImGui::CollapsingHeader("Save, load, lessons")) files_section(v, s);
+  open(nullptr, "Kernel");
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(v);
+  open(nullptr, "Physics");
   if (ImGui::CollapsingHeader("Physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(v);
-  open("display");
+  open("display", "Display");
   if (ImGui::CollapsingHeader("Display")) {
     ImGui::Checkbox("projector mode", &s.projector);
     help_marker("Larger text and a high-contrast panel, for the back of a classroom");
     display_section(v);
   }
-  open("map");
+  open("map", "Activity-density map");
   if (ImGui::CollapsingHeader("Activity-density map")) map_section(v);
+  open(nullptr, "Timings");
   if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) timings_section(v);
-  open("health");
+  open("health", "Physics health");
   if (ImGui::CollapsingHeader("Physics health")) health_section(v);
-  open("classroom");
+  open("classroom", "Classroom");
   if (ImGui::CollapsingHeader("Classroom")) classroom_section(v, s);
-  open("help");
+  open("help", "Help");
   if (ImGui::CollapsingHeader("Help")) help_section();
+  if (s.check) probe_end();
   ImGui::PopItemWidth();
   ImGui::End();
 }
@@ -214,7 +231,9 @@ void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, in
       dl->AddLine(ImVec2(b.x, b.y - 5), ImVec2(b.x, b.y + 5), col, 2.0f);
       std::string t = format_length(len, length_label(scene.units));
       ImVec2 ts = ImGui::CalcTextSize(t.c_str());
-      dl->AddText(ImVec2(b.x - px * 0.5f - ts.x * 0.5f, b.y - ts.y - 6), col, t.c_str());
+      // centred on the bar, but whole inside the window ("0.5 N-body length units" is wider)
+      const float tx = std::min(b.x - px * 0.5f - ts.x * 0.5f, b.x - ts.x);
+      dl->AddText(ImVec2(tx, b.y - ts.y - 6), col, t.c_str());
     }
   }
   // the tools' marks (into the foreground list)

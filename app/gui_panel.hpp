@@ -47,6 +47,10 @@ struct PanelState {
   bool quit_dialog_open = false;  ///< the question is on screen
   int quit_dialog_frame = -1;     ///< ImGui's frame that opened it (its Esc must not close it)
   std::string open;  ///< sections to open at start: "scene,display,map,health,classroom,help"
+  /// --panel-check: every section open, and what is cut at the panel's right edge noted in
+  /// `overflow` as "Section: label" (app/panel_widgets.cpp)
+  bool check = false;
+  std::vector<std::string> overflow;
   // the Classroom comparison: what can be compared on this machine and which are ticked
   std::vector<CompareEntry> compare_entries;
   std::vector<char> compare_pick;

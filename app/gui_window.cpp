@@ -453,6 +453,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   PanelState panel;
   panel.open = opt.panel_open;
   panel.projector = opt.projector;
+  panel.check = opt.panel_check;
   viewer.paused = opt.paused;
   viewer.orbits = opt.orbits;
   if (!opt.follow.empty()) {
@@ -787,6 +788,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
     // the last recording: movie frames (PNG files or MP4 frames) and the wall time it covered
     j["record_frames"] = std::max(recorder.png_frames(), recorder.mp4_frames());
     j["record_seconds"] = recorder.seconds();
+    // --panel-check: the labels cut at the panel's right edge ("Section: label")
+    j["panel_overflow"] =
+        panel.check ? nlohmann::json(panel.overflow) : nlohmann::json("not checked");
     try {
       io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
       std::printf("nbody: stats written to %s\n", opt.stats.c_str());

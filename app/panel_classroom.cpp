@@ -129,7 +129,7 @@ void classroom_section(Viewer& v, PanelState& s) {
   if (!s.ffmpeg_available) ImGui::BeginDisabled();
   ImGui::Checkbox("record MP4 (ffmpeg)", &s.record_ffmpeg);
   if (!s.ffmpeg_available) ImGui::EndDisabled();
-  if (!s.ffmpeg_available) help_marker("ffmpeg was not found on PATH");
+  if (!s.ffmpeg_available) ImGui::TextDisabled("(MP4: ffmpeg was not found on PATH)");
   // the movie's clock is fixed while a recording runs
   if (recording) ImGui::BeginDisabled();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);

@@ -32,7 +32,7 @@ void display_section(Viewer& v) {
   bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
 
   int mode = static_cast<int>(st.color);
-  ImGui::Combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
+  combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
   st.color = static_cast<render::ColorMode>(mode);
   ImGui::SliderFloat("point size", &st.point_size, 0.5f, 16.0f, "%.1f");
   ImGui::SliderFloat("brightness", &st.brightness, 0.02f, 4.0f, "%.2f",
@@ -120,7 +120,16 @@ void display_section(Viewer& v) {
       float& g = st.component_gain[c];
       int state = g >= 0.99f ? 0 : (g > 0 ? 1 : 2);
       ImGui::PushID(c);
-      ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.45f);
+      // the three choices at the right beside the name, or under it where they do not fit
+      const ImGuiStyle& style = ImGui::GetStyle();
+      const float radios = ImGui::CalcTextSize("shown dim hidden").x +
+                           3 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) +
+                           2 * style.ItemSpacing.x;
+      const float right = ImGui::GetContentRegionMax().x - radios;
+      if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= right)
+        ImGui::SameLine(right);
+      else
+        ImGui::SetCursorPosX(std::max(right, style.IndentSpacing));
       bool ch = ImGui::RadioButton("shown", &state, 0);
       ImGui::SameLine();
       ch |= ImGui::RadioButton("dim", &state, 1);
@@ -171,7 +180,7 @@ void display_section(Viewer& v) {
       cur = centres[static_cast<std::size_t>(v.follow_group)];
     else if (v.follow >= 0)
       cur = body_name(static_cast<std::size_t>(v.follow));
-    if (ImGui::BeginCombo("follow", cur.c_str())) {
+    if (begin_combo("follow", cur.c_str())) {
       if (ImGui::Selectable("none", v.follow < 0 && v.follow_group < 0))
         v.follow = v.follow_group = -1;
       for (std::size_t i = 0; i < centres.size(); ++i)
@@ -202,7 +211,7 @@ void map_section(Viewer& v) {
   ImGui::SameLine();
   ImGui::Checkbox("overlay in 3D", &m.overlay);
   int plane = static_cast<int>(m.params.plane);
-  if (ImGui::Combo("plane", &plane, "XY\0XZ\0YZ\0")) {
+  if (combo("plane", &plane, "XY\0XZ\0YZ\0")) {
     m.params.plane = static_cast<MapPlane>(plane);
     v.pending.fit_map = true;
   }
@@ -212,7 +221,6 @@ void map_section(Viewer& v) {
   ImGui::SameLine();
   ImGui::RadioButton("log", &scale, 1);
   m.params.scale = static_cast<MapScale>(scale);
-  ImGui::SameLine();
   ImGui::Checkbox("bounds follow the bodies", &m.follow);
   if (!m.follow && ImGui::Button("fit bounds now")) v.pending.fit_map = true;
   if (m.overlay) ImGui::SliderFloat("overlay alpha", &m.overlay_alpha, 0.05f, 1.0f);

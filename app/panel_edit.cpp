@@ -171,7 +171,13 @@ void tools_section(Viewer& v, PanelState& s) {
       if (entries[i].label == g.body.label) idx = static_cast<int>(i);
     if (g.body.label.empty() || entries[static_cast<std::size_t>(idx)].label != g.body.label)
       g.body = entries[static_cast<std::size_t>(idx)];
-    if (ImGui::BeginCombo("body to add", g.body.label.c_str())) {
+    float widest = 0;
+    for (const PaletteEntry& e : entries)
+      widest = std::max(widest, ImGui::CalcTextSize(e.label.c_str()).x);
+    const std::string label = fit_combo("body to add", widest);
+    for (const PaletteEntry& e : entries)
+      combo_check("body to add", e.label.c_str());  // any may be chosen (--panel-check)
+    if (begin_combo(label.c_str(), g.body.label.c_str())) {
       for (std::size_t i = 0; i < entries.size(); ++i) {
         if (ImGui::Selectable(entries[i].label.c_str(), static_cast<int>(i) == idx))
           g.body = entries[i];
@@ -400,7 +406,7 @@ void files_section(Viewer& v, PanelState& s) {
     s.lesson_index = std::clamp(s.lesson_index, 0, static_cast<int>(s.lessons.size()) - 1);
     const std::string shown =
         std::filesystem::path(s.lessons[static_cast<std::size_t>(s.lesson_index)]).stem();
-    if (ImGui::BeginCombo("lesson", shown.c_str())) {
+    if (begin_combo("lesson", shown.c_str())) {
       for (std::size_t i = 0; i < s.lessons.size(); ++i)
         if (ImGui::Selectable(std::filesystem::path(s.lessons[i]).stem().c_str(),
                               static_cast<int>(i) == s.lesson_index))

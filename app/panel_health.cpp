@@ -17,6 +17,17 @@ namespace nbody::app {
 
 namespace {
 
+// what the structure plots show, as a "(?)" beside the first group's name
+void structure_help() {
+  help_marker(
+      "Lagrangian radii: the radii about each group's mass centre that hold 10, 50 and 90 % of "
+      "its mass. Disk thickness: the median height of its disk bodies above their mid-plane; "
+      "v/sigma: mean rotation over velocity dispersion between the radii holding 40 and 70 % of "
+      "the disk. A galaxy left alone keeps them; heating or a collision changes them. Plots: "
+      "since the start or reset, from 0 to the largest value; measured with the energy check "
+      "off the drawing thread (every k-th body above 262,144 bodies).");
+}
+
 // per group: the Lagrangian radii and the disk's thickness over time, current values as text
 void structure_plots(Viewer& v) {
   const auto& hist = v.structure_history();
@@ -34,23 +45,17 @@ void structure_plots(Viewer& v) {
     const GroupStructure& g = now->groups[i];
     // the name, then the radii and the disk with their current values as the plots' labels
     ImGui::TextUnformatted(h.name.c_str());
+    if (i == 0) structure_help();
     const auto& r = g.lagrangian;  // fractions 0.1, 0.25, 0.5, 0.75, 0.9
     std::snprintf(buf, sizeof buf, "r10/50/90 %.3g / %.3g / %.3g %s", r[0], r[2], r[4], len);
     plot_histories({{&h.r10, dim}, {&h.r50, bright}, {&h.r90, dim}},
                    3.5f * ImGui::GetTextLineHeight(), buf);
     if (g.disk_bodies > 0) {
-      std::snprintf(buf, sizeof buf, "disk thickness %.3g %s, v/sigma %.3g", g.disk_thickness, len,
+      std::snprintf(buf, sizeof buf, "thickness %.3g %s, v/sigma %.3g", g.disk_thickness, len,
                     g.v_over_sigma);
       plot_histories({{&h.thickness, disk}}, 2.5f * ImGui::GetTextLineHeight(), buf);
     }
   }
-  help_marker(
-      "Lagrangian radii: the radii about each group's mass centre that hold 10, 50 and 90 % of "
-      "its mass. Disk thickness: the median height of its disk bodies above their mid-plane; "
-      "v/sigma: mean rotation over velocity dispersion between the radii holding 40 and 70 % of "
-      "the disk. A galaxy left alone keeps them; heating or a collision changes them. Plots: "
-      "since the start or reset, from 0 to the largest value; measured with the energy check "
-      "off the drawing thread (every k-th body above 262,144 bodies).");
 }
 
 }  // namespace
@@ -125,7 +130,8 @@ void health_section(Viewer& v) {
     ImGui::Separator();
     structure_plots(v);
   }
-  ImGui::Checkbox("check energy, NaN/Inf, structure (2/s)", &v.health);
+  ImGui::Checkbox("check energy, NaN/Inf, structure", &v.health);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("twice a second, off the drawing thread");
 }
 
 }  // namespace nbody::app

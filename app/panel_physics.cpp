@@ -64,7 +64,13 @@ void kernel_section(Viewer& v) {
   const KernelInfo* cur = nullptr;
   for (const auto& k : kernel_table())
     if (k.name == v.state().kernel) cur = &k;
-  if (ImGui::BeginCombo("kernel", cur ? cur->label.c_str() : v.state().kernel.c_str())) {
+  float widest = 0;
+  for (const auto& k : kernel_table())
+    widest = std::max(widest, ImGui::CalcTextSize(k.label.c_str()).x);
+  const std::string label = fit_combo("kernel", widest);
+  for (const auto& k : kernel_table())
+    combo_check("kernel", k.label.c_str());  // any may be chosen (--panel-check)
+  if (begin_combo(label.c_str(), cur ? cur->label.c_str() : v.state().kernel.c_str())) {
     for (const auto& k : kernel_table()) {
       bool usable = !k.gpu || cuda_available();
       if (!usable) ImGui::BeginDisabled();
@@ -81,8 +87,14 @@ void kernel_section(Viewer& v) {
     }
     ImGui::EndCombo();
   }
-  if (!v.startup.summary.empty()) wrapped_colored(ImVec4(0.6f, 0.85f, 1, 1), v.startup.summary);
-  if (!v.startup.details.empty()) help_marker(v.startup.details.c_str());
+  if (!v.startup.summary.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.85f, 1, 1));
+    if (v.startup.details.empty())
+      wrapped(v.startup.summary);
+    else
+      wrapped_help(v.startup.summary, v.startup.details.c_str());
+    ImGui::PopStyleColor();
+  }
   if (!cur) return;
   wrapped(kernel_description(cur->name, cur->description));
   // tunables from the table: slider over the range, snapped to the step
@@ -93,7 +105,7 @@ void kernel_section(Viewer& v) {
     double next = now;
     if (t.kind == TunableKind::Choice) {
       int idx = static_cast<int>(now);
-      if (ImGui::BeginCombo(t.label.c_str(), t.format(now).c_str())) {
+      if (begin_combo(t.label.c_str(), t.format(now).c_str())) {
         for (int c = 0; c < static_cast<int>(t.choices.size()); ++c)
           if (ImGui::Selectable(t.choices[c].c_str(), c == idx)) idx = c;
         ImGui::EndCombo();
@@ -153,14 +165,20 @@ void physics_section(Viewer& v) {
   if (v.scene().epoch_jd > 0)
     ImGui::Text("date: %s",
                 sky::utc_string(v.scene().epoch_jd + st.time * u.time_s / 86400.0).c_str());
-  ImGui::Text("t = %s  (%lld steps)", format_span(st.time, u).c_str(), st.steps);
+  wrapped("t = " + format_span(st.time, u) + "  (" + std::to_string(st.steps) + " steps)");
   // the integrator (same kernel underneath) and Einstein's correction of the Sun's pull
   // the integrators are rows of a table (sim/integrators/)
   // edits go to a copy, sent to the simulation (the owner) as one request when changed
   PhysicsParams ph = v.physics();
   bool edited = false;
   const IntegratorRow& now = find_integrator(ph.integrator);
-  if (ImGui::BeginCombo("integrator", now.label.c_str())) {
+  float widest = 0;
+  for (const IntegratorRow& r : integrator_table())
+    widest = std::max(widest, ImGui::CalcTextSize(r.label.c_str()).x);
+  const std::string integrator = fit_combo("integrator", widest, true);
+  for (const IntegratorRow& r : integrator_table())
+    combo_check("integrator", r.label.c_str());
+  if (begin_combo(integrator.c_str(), now.label.c_str())) {
     for (const IntegratorRow& r : integrator_table()) {
       const std::string item = r.label + ", " + std::to_string(r.force_evaluations) +
                                (r.force_evaluations == 1 ? " force/step" : " forces/step");
@@ -237,7 +255,8 @@ void physics_section(Viewer& v) {
   std::string eps_label =
       "softening [" + (nbody_units ? std::string("N-body") : length_label(u)) + "]";
   double eps = ph.softening;
-  if (ImGui::InputDouble(eps_label.c_str(), &eps, 0, 0, "%.4g") && eps >= 0 && std::isfinite(eps)) {
+  if (ImGui::InputDouble(fit_label(eps_label).c_str(), &eps, 0, 0, "%.4g") && eps >= 0 &&
+      std::isfinite(eps)) {
     ph.softening = eps;
     edited = true;
   }

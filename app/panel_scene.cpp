@@ -30,7 +30,7 @@ void date_picker(Viewer& v, double jd) {
   }
   ImGui::TextUnformatted(jd > 0 ? "date (UTC):" : "date (UTC): now");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-  bool edited = ImGui::InputInt4("year month day hour", ymdh);
+  bool edited = ImGui::InputInt4(fit_label("year month day hour").c_str(), ymdh);
   if (edited) {
     ymdh[1] = std::clamp(ymdh[1], 1, 12);
     ymdh[2] = std::clamp(ymdh[2], 1, 31);
@@ -60,7 +60,13 @@ void scene_section(Viewer& v, PanelState& s) {
   const char* shown = s.scene_index >= 0 && s.scene_index < static_cast<int>(table.size())
                           ? table[static_cast<std::size_t>(s.scene_index)].label.c_str()
                           : s.file_label.c_str();
-  if (ImGui::BeginCombo("preset", shown)) {
+  float widest = ImGui::CalcTextSize(shown).x;
+  for (const SceneInfo& row : table)
+    widest = std::max(widest, ImGui::CalcTextSize(row.label.c_str()).x);
+  const std::string preset = fit_combo("preset", widest);
+  for (const SceneInfo& row : table)
+    combo_check("preset", row.label.c_str());  // any may be chosen (--panel-check)
+  if (begin_combo(preset.c_str(), shown)) {
     for (std::size_t i = 0; i < table.size(); ++i) {
       bool sel = static_cast<int>(i) == s.scene_index;
       if (ImGui::Selectable(table[i].label.c_str(), sel)) {
@@ -100,7 +106,8 @@ void scene_section(Viewer& v, PanelState& s) {
       // each parameter in its own ID scope: a label may repeat another widget's ("preset" is
       // also the scene combo's), and one ID for two widgets aborts Dear ImGui on a click
       ImGui::PushID(p.key.c_str());
-      if (ImGui::SliderScalar(p.label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
+      const std::string label = fit_label(p.label);
+      if (ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
         v.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
       if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
       ImGui::PopID();
@@ -119,7 +126,7 @@ void scene_section(Viewer& v, PanelState& s) {
       "CSV, native binary, Tipsy (either byte order) or an AGORA directory; the format is "
       "detected");
   // which particles of an AGORA directory or a Tipsy file: folded away (most files have none)
-  if (ImGui::TreeNode("components of AGORA and Tipsy files")) {
+  if (ImGui::TreeNode("AGORA and Tipsy components")) {
     ImGui::TextUnformatted("AGORA:");
     ImGui::SameLine();
     ImGui::Checkbox("disk", &v.load_options.agora_disk);

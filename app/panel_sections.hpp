@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <imgui.h>
 #include <glm/glm.hpp>
@@ -47,6 +48,11 @@ std::string si(double v, const char* unit);
 void help_marker(const char* text);
 /// `s` with line breaks so that no line is wider than `width` pixels in the current font.
 std::string wrap_text(const std::string& s, float width);
+/// The label for the next widget: `label` when it fits right of the widget; else `label` is
+/// drawn on its own line above and the widget gets the whole width and "##" + `label`.
+std::string fit_label(const std::string& label);
+/// Text wrapped short of the panel's width, a "(?)" with `help` beside it.
+void wrapped_help(const std::string& s, const char* help);
 /// Text wrapped at the panel's width (plain, or in colour c).
 void wrapped(const std::string& s);
 void wrapped_colored(const ImVec4& c, const std::string& s);
@@ -55,6 +61,25 @@ void plot_histories(std::initializer_list<std::pair<const History*, ImU32>> seri
                     const char* label);
 /// A bar filling `frac` of the cell behind `text`, with an optional tick at `tick`.
 void bar_cell(float frac, ImU32 color, const char* text, float tick = -1.0f);
+/// ImGui::BeginCombo and ImGui::Combo; with --panel-check a choice cut by the box is noted.
+bool begin_combo(const char* label, const char* preview);
+bool combo(const char* label, int* current, const char* items_zero_separated);
+/// The label for the next combo, whose widest choice is `widest` pixels: `label` when the choice
+/// fits the usual box; else `label` is drawn above and the combo gets the whole width (less room
+/// for a help_marker() after it when `marker_after`).
+std::string fit_combo(const std::string& label, float widest, bool marker_after = false);
+/// With --panel-check: notes `choice` when the next combo's box would cut it.
+void combo_check(const char* label, const char* choice);
+
+// the check for cut labels (--panel-check): between probe_begin() and probe_end() every text
+// drawn in the panel's window that runs past its visible right edge, and every item whose
+// rectangle does, is noted as "Section: text"; probe_section() names the section that follows
+/// Starts the check in the current window; the notes are added to `notes` (once each).
+void probe_begin(std::vector<std::string>& notes);
+/// Checks what was drawn since the last call and names the section that follows.
+void probe_section(const char* name);
+/// Checks the last section and ends the check.
+void probe_end();
 
 /// A horizontal colour bar (a colour map) with labels at its ends.
 template <typename F>

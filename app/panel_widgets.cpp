@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "app/gui_logic.hpp"
 
@@ -58,6 +62,25 @@ std::string wrap_text(const std::string& s, float width) {
       ++p;
   }
   return out;
+}
+
+std::string fit_label(const std::string& label) {
+  // the room right of the widget: what PushItemWidth(-x) left for labels
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcItemWidth() -
+                     ImGui::GetStyle().ItemInnerSpacing.x;
+  if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x <= room) return label;
+  ImGui::TextUnformatted(label.c_str());
+  ImGui::SetNextItemWidth(-1.0f);
+  return "##" + label;
+}
+
+void wrapped_help(const std::string& s, const char* help) {
+  // wrapped short of the right edge by the marker's width, the marker after its first line
+  const float marker = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - marker);
+  ImGui::TextUnformatted(s.c_str());
+  ImGui::PopTextWrapPos();
+  help_marker(help);
 }
 
 void wrapped(const std::string& s) {
@@ -111,6 +134,156 @@ void bar_cell(float frac, ImU32 color, const char* text, float tick) {
     dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + h), IM_COL32(255, 120, 90, 255), 2.0f);
   }
   ImGui::TextUnformatted(text);
+}
+
+namespace {
+
+// the check of --panel-check while draw_panel() runs (none otherwise)
+struct Probe {
+  std::vector<std::string>* notes = nullptr;
+  ImGuiWindow* window = nullptr;
+  float edge = 0;           // the visible right edge of the window's content
+  std::string section;      // the section being drawn
+  int vtx_begin = 0;        // its first vertex in the window's draw list
+  ImVec2 cursor_max_saved;  // the window's content extent before it
+  std::unordered_map<std::uint64_t, const ImFontGlyph*> glyphs;  // by their (U0, V0)
+};
+Probe probe;
+
+std::uint64_t uv_key(const ImVec2& uv) {
+  std::uint32_t u = 0, v = 0;
+  std::memcpy(&u, &uv.x, 4);
+  std::memcpy(&v, &uv.y, 4);
+  return (std::uint64_t{u} << 32) | v;
+}
+
+void note(const std::string& what) {
+  // (a cut text that changes every frame is noted a few times, not without end)
+  if (!probe.notes || probe.notes->size() >= 64) return;
+  const std::string n = probe.section + ": " + what;
+  if (std::find(probe.notes->begin(), probe.notes->end(), n) == probe.notes->end())
+    probe.notes->push_back(n);
+}
+
+// the texts drawn since the section began, rebuilt from their glyphs' quads in the draw list
+// (a run of glyphs on one line is one text); those that reach past the edge are noted
+void check_section() {
+  ImDrawList* dl = probe.window->DrawList;
+  const ImFont* font = ImGui::GetFont();
+  const float scale = ImGui::GetFontSize() / font->FontSize;
+  const ImFontGlyph* space = font->FindGlyphNoFallback(' ');
+  const float space_w = (space ? space->AdvanceX : font->FontSize * 0.5f) * scale;
+  std::string text;
+  float run_right = 0, pen = 0, line_y = 0, last_adv = 0;
+  bool noted = false;
+  auto flush = [&] {
+    if (!text.empty() && run_right > probe.edge + 0.5f) {
+      note(text);
+      noted = true;
+    }
+    text.clear();
+    run_right = 0;
+  };
+  const ImDrawVert* vtx = dl->VtxBuffer.Data;
+  for (int i = probe.vtx_begin; i + 2 < dl->VtxBuffer.Size; ++i) {
+    auto it = probe.glyphs.find(uv_key(vtx[i].uv));
+    if (it == probe.glyphs.end()) continue;
+    const ImFontGlyph* g = it->second;
+    if (vtx[i + 1].uv.x != g->U1 || vtx[i + 1].uv.y != g->V0 || vtx[i + 2].uv.x != g->U1 ||
+        vtx[i + 2].uv.y != g->V1)
+      continue;
+    // the pen position of this glyph: where its text continues, or a new text
+    const float x = vtx[i].pos.x - g->X0 * scale, y = vtx[i].pos.y - g->Y0 * scale;
+    const float gap = x - (pen + last_adv);
+    if (text.empty() || std::abs(y - line_y) > 1.0f || gap < -1.0f || gap > 4 * space_w) {
+      flush();
+      line_y = y;
+    } else if (gap > space_w * 0.5f) {
+      text.append(static_cast<std::size_t>(std::lround(gap / space_w)), ' ');
+    }
+    if (g->Codepoint < 0x80)
+      text.push_back(static_cast<char>(g->Codepoint));
+    else
+      text += '?';
+    pen = x;
+    last_adv = g->AdvanceX * scale;
+    run_right = std::max(run_right, vtx[i + 2].pos.x);
+    i += 3;
+  }
+  flush();
+  // items without text (a frame, a plot) past the edge
+  if (!noted && probe.window->DC.CursorMaxPos.x > probe.edge + 0.5f) note("an item past the edge");
+}
+
+}  // namespace
+
+void combo_check(const char* label, const char* choice) {
+  if (!probe.notes) return;
+  // the choice is drawn in the frame left of the arrow button
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - st.FramePadding.x;
+  if (ImGui::CalcTextSize(choice).x > room)
+    note(std::string(label).substr(label[0] == '#' && label[1] == '#' ? 2 : 0) + " = " + choice +
+         " (cut by its box)");
+}
+
+std::string fit_combo(const std::string& label, float widest, bool marker_after) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - st.FramePadding.x;
+  if (widest <= room) return label;
+  ImGui::TextUnformatted(label.c_str());
+  // the whole width, or up to a "(?)" beside it
+  ImGui::SetNextItemWidth(marker_after ? -(ImGui::CalcTextSize("(?)").x + st.ItemSpacing.x)
+                                       : -1.0f);
+  return "##" + label;
+}
+
+bool begin_combo(const char* label, const char* preview) {
+  combo_check(label, preview);
+  return ImGui::BeginCombo(label, preview);
+}
+
+bool combo(const char* label, int* current, const char* items) {
+  for (const char* p = items; *p; p += std::strlen(p) + 1)
+    combo_check(label, p);
+  return ImGui::Combo(label, current, items);
+}
+
+void probe_begin(std::vector<std::string>& notes) {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  probe.notes = &notes;
+  probe.window = w;
+  probe.edge = w->InnerClipRect.Max.x;
+  probe.glyphs.clear();
+  for (const ImFontGlyph& g : ImGui::GetFont()->Glyphs)
+    if (g.Visible) probe.glyphs[uv_key(ImVec2(g.U0, g.V0))] = &g;
+  // every glyph is drawn, also past the edge (the window's clipping would drop those wholly out)
+  ImGui::PushClipRect(ImVec2(-1e5f, -1e5f), ImVec2(1e5f, 1e5f), false);
+  probe.section.clear();
+  probe_section("top");
+}
+
+void probe_section(const char* name) {
+  if (!probe.notes) return;
+  ImGuiWindow* w = probe.window;
+  if (!probe.section.empty()) {
+    check_section();
+    w->DC.CursorMaxPos = ImMax(w->DC.CursorMaxPos, probe.cursor_max_saved);
+  }
+  probe.section = name;
+  if (probe.section.empty()) return;
+  probe.vtx_begin = w->DrawList->VtxBuffer.Size;
+  // the section's own extent: from where it starts
+  probe.cursor_max_saved = w->DC.CursorMaxPos;
+  w->DC.CursorMaxPos = w->DC.CursorPos;
+}
+
+void probe_end() {
+  if (!probe.notes) return;
+  probe_section("");
+  ImGui::PopClipRect();
+  probe.notes = nullptr;
+  probe.window = nullptr;
 }
 
 // log-scale position of an error in [1e-9, 1e-1]

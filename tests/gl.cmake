@@ -4,6 +4,8 @@
 #   test_interop        CUDA-GL interop: the GL buffer holds the simulation's positions (GPU)
 #   test_viewer_edit    hands on, drawn: add, select, inspect, move, delete, undo (CPU; GPU)
 #   test_gui_edit       the window driven by xdotool: add, inspect, delete, undo (issue 19)
+#   test_gui_monkey     random xdotool events on every widget and key: no crash (issue 20)
+#   test_gui_layout     --panel-check at 1,024x768: no label cut at the panel's edge (issue 20)
 #   test_gui_threaded   the window with a slow simulation thread: UI frames go on; --stats JSON
 #   test_gui_logic      dates, speed and steps, body colours, scale bar (label app, no GL)
 #   test_movie_pipe     the MP4 recorder's ffmpeg child: names passed as arguments (label app)
@@ -23,6 +25,12 @@ add_dependencies(test_gui_threaded nbody)
 # hands on through real X input events (xdotool): add, inspect, delete, undo (issue 19)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_edit.cpp gl nlohmann_json::nlohmann_json)
 add_dependencies(test_gui_edit nbody)
+# random real input events on every widget and key for a while: no crash, no sanitizer report
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_monkey.cpp gl nlohmann_json::nlohmann_json)
+add_dependencies(test_gui_monkey nbody)
+# --panel-check at 1,024x768 in several scenes: no label cut at the panel's edge
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_layout.cpp gl nlohmann_json::nlohmann_json)
+add_dependencies(test_gui_layout nbody)
 # render --out through the safe writer: FIFO, full disk, summary.json (issue 22)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_render_output.cpp gl)
 add_dependencies(test_render_output nbody)

@@ -153,7 +153,7 @@ std::vector<SceneInfo> build_table() {
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
       {"toomre",
-       "Toomre & Toomre restricted encounter",
+       "Toomre & Toomre encounter",
        "Toomre & Toomre (1972): two point-mass cores (G = 1, masses 1 and mass_ratio) on a "
        "parabolic orbit with massless test-star disks in rings at 0.2-0.6 rp; presets: 0 custom, "
        "1 Antennae-like (equal masses, both disks i = 60, w = -30: TT72's NGC 4038/39 angles, "
