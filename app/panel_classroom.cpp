@@ -136,7 +136,6 @@ void classroom_section(Viewer& v, PanelState& s) {
   int fps_index = s.mp4_fps == 24 ? 0 : (s.mp4_fps == 60 ? 2 : 1);
   if (ImGui::Combo("frames/s", &fps_index, "24\00030\00060\0"))
     s.mp4_fps = fps_index == 0 ? 24 : (fps_index == 2 ? 60 : 30);
-  ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   ImGui::Combo("rate", &s.record_rate, "real time\0every drawn frame\0");
   if (recording) ImGui::EndDisabled();
@@ -150,10 +149,11 @@ void classroom_section(Viewer& v, PanelState& s) {
   ImGui::Checkbox("date", &s.burn_date);
   ImGui::SameLine();
   ImGui::Checkbox("scale bar", &s.burn_scale);
-  ImGui::SameLine();
   ImGui::Checkbox("caption", &s.burn_caption);
+  ImGui::SameLine();
   if (!s.burn_caption) ImGui::BeginDisabled();
-  ImGui::InputText("caption##text", s.caption, sizeof s.caption);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2);
+  ImGui::InputTextWithHint("##caption", "caption text", s.caption, sizeof s.caption);
   if (!s.burn_caption) ImGui::EndDisabled();
   help_marker(
       "Drawn into the recorded frames as the window shows them: the date or time with speed "

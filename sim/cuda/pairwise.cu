@@ -151,7 +151,7 @@ KernelInfo pairwise_row() {
   KernelInfo k;
   k.name = "pairwise-atomic";
   k.lesson = true;
-  k.label = "GPU pairwise (N×N threads, atomics)";
+  k.label = "GPU pairwise (atomics)";
   k.description =
       "one thread per pair (i, j) on a 2D grid; the terms of a target body are added across a "
       "warp with shuffles and into its acceleration with atomicAdd; N up to 65,536";
