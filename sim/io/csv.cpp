@@ -265,6 +265,221 @@ std::size_t count_lines(std::istream& in) {
   return in ? n : 0;
 }
 
+// the state of one native or plain CSV read, line by line
+class CsvReader {
+ public:
+  CsvReader(std::istream& in, const std::string& source, const LoadOptions& opt)
+      : in_(in), src_(source), opt_(opt) {}
+  Scene read();
+
+ private:
+  std::size_t reserve_rows();
+  void first_line(std::string_view l, const std::string& where);
+  void native_header(std::string_view l, const std::string& where);
+  void body_row(const std::string& where);
+  Scene finish();
+
+  std::istream& in_;
+  const std::string& src_;
+  const LoadOptions& opt_;
+  Scene s_;
+  bool have_header_ = false, plain_ = false, have_columns_ = false;
+  bool have_dt_ = false, have_eps_ = false, have_cam_ = false;
+  std::vector<std::string> names_;  // started at the first non-empty name
+  std::vector<int> col_;            // field -> column (the header's order, else the native one)
+  std::vector<std::string_view> f_;
+  std::deque<std::string> quoted_;  // unescaped quoted fields (stable addresses)
+  std::vector<char> was_quoted_;    // per field: 1 when it was quoted (kept as it is, untrimmed)
+};
+
+// the stream's length, when it has one, for the progress line; the rows reserved once
+std::size_t CsvReader::reserve_rows() {
+  std::size_t total = 0;
+  const auto start = in_.tellg();
+  if (start != std::streampos(-1) && in_.seekg(0, std::ios::end)) {
+    const auto end = in_.tellg();
+    if (end != std::streampos(-1) && end > start) total = static_cast<std::size_t>(end - start);
+    in_.seekg(start);
+  }
+  in_.clear();
+  const std::size_t rows = count_lines(in_);
+  if (rows > 0) {
+    try {
+      s_.bodies.reserve(rows);
+    } catch (const std::bad_alloc&) {
+      fail(src_, ": ", rows, " lines: not enough memory for that many bodies");
+    }
+  }
+  return total;
+}
+
+Scene CsvReader::read() {
+  const auto start = in_.tellg();
+  const std::size_t total = reserve_rows();
+  detail::Progress prog(opt_, total, 4u << 20);
+  std::string line;
+  std::size_t lineno = 0;
+  while (std::getline(in_, line)) {
+    ++lineno;
+    if ((lineno & 0xFFFF) == 0 && total > 0) {
+      const auto pos = in_.tellg();
+      if (pos != std::streampos(-1)) prog.fraction(double(pos - start) / double(total));
+    }
+    std::string_view l = trim(line);
+    if (lineno == 1 && l.size() >= 3 && static_cast<unsigned char>(l[0]) == 0xEF &&
+        static_cast<unsigned char>(l[1]) == 0xBB && static_cast<unsigned char>(l[2]) == 0xBF) {
+      l.remove_prefix(3);  // UTF-8 byte-order mark
+    }
+    if (l.empty()) continue;
+    const std::string where = src_ + ":" + std::to_string(lineno);
+    const bool magic =
+        l.substr(0, kMagic.size()) == kMagic &&
+        (l.size() == kMagic.size() || l[kMagic.size()] == ' ' || l[kMagic.size()] == '\t');
+    // the header comment: units and G, or a plain CSV's column header
+    if (!have_header_ && !plain_) {
+      if (magic) {
+        native_header(l, where);
+        continue;
+      }
+      first_line(l, where);
+    }
+    if (magic) fail(where, ": a second '# nbody csv' header line (the first is at the top)");
+    if (l.front() == '#') continue;  // further comments
+    if (!split_row(l, f_, quoted_, was_quoted_)) fail(where, ": unterminated or misplaced quote");
+    // the column header (a plain CSV's first line; optional in native CSV)
+    if (!have_columns_ && s_.bodies.empty() && column_index(f_[0]) >= 0) {
+      parse_column_header(f_, col_, where);
+      have_columns_ = true;
+      continue;
+    }
+    body_row(where);
+  }
+  if (in_.bad()) fail(src_, ": read error");
+  prog.done();
+  return finish();
+}
+
+// a first line that is not the '# nbody csv' header: a plain CSV's column header or an error
+void CsvReader::first_line(std::string_view l, const std::string& where) {
+  if (l.substr(0, kMagic.size()) == kMagic)
+    fail(where, ": malformed header ", detail::quote(l),
+         " (expected '# nbody csv v1 units=... G=...')");
+  if (l.front() == '#' || !is_column_header(l))
+    fail(where,
+         ": not a CSV nbody reads: the first line must be a '# nbody csv v1 ...' "
+         "header (e.g. '# nbody csv v1 units=henon G=1') or a column header (e.g. "
+         "'x,y,z,vx,vy,vz,m'); found ",
+         detail::quote(l));
+  // plain CSV: the units come from the options
+  plain_ = true;
+  s_.units = opt_.input_units ? *opt_.input_units : units::henon();
+  if (opt_.notice && !opt_.input_units)
+    opt_.notice(src_ +
+                ": plain CSV (no '# nbody csv' header): taken as Hénon units (G = 1); "
+                "give --input-units solar|galactic|agora|henon to change");
+}
+
+// the '# nbody csv v1 key=value ...' header: units, G, dt, ε, camera, the run, halos
+void CsvReader::native_header(std::string_view l, const std::string& where) {
+  if (opt_.input_units_given)
+    fail(where,
+         ": --input-units applies to files that store no units (Tipsy, plain CSV); this "
+         "file's '# nbody csv' header states its own");
+  std::string version;
+  const auto kv = detail::parse_header_pairs(l.substr(kMagic.size()), version, where);
+  if (version != "v1")
+    fail(where, ": unsupported CSV version ", detail::quote(version.empty() ? "(none)" : version),
+         " (this program reads '# nbody csv v1 ...')");
+  for (const auto& [key, value] : kv) {
+    bool ok = false;
+    for (const char* k : kHeaderKeys)
+      ok = ok || key == k;
+    if (!ok)
+      fail(where, ": unknown header key ", detail::quote(key),
+           " (known: units, length, mass, time, velocity, length_m, mass_kg, time_s, G, dt, "
+           "softening, camera, name, elapsed, steps, kernel, integrator, halos, precision, "
+           "gpus, tunables, view)");
+  }
+  s_.units = units_from_header(kv, where);
+  auto num = [&](const char* k, double& out, bool& have) {
+    auto it = kv.find(k);
+    if (it == kv.end()) return;
+    if (!detail::parse_double(it->second, out) || !std::isfinite(out) || out < 0) {
+      fail(where, ": header value ", k, "=", detail::quote(it->second),
+           " is not a non-negative number");
+    }
+    have = true;
+  };
+  num("dt", s_.dt, have_dt_);
+  num("softening", s_.softening, have_eps_);
+  num("camera", s_.camera_distance, have_cam_);
+  if (have_dt_ && !(s_.dt > 0)) fail(where, ": header dt must be positive");
+  detail::read_run(kv, opt_.run, where);
+  if (auto it = kv.find("name"); it != kv.end()) s_.name = it->second;
+  if (auto it = kv.find("halos"); it != kv.end()) s_.bodies.halos = parse_halos(it->second, where);
+  have_header_ = true;
+}
+
+// one body from the fields split into f_
+void CsvReader::body_row(const std::string& where) {
+  Bodies& b = s_.bodies;
+  if (col_.empty()) {
+    col_.assign(kColumnCount, 0);
+    for (int k = 0; k < kColumnCount; ++k)
+      col_[std::size_t(k)] = k;
+  }
+  if (f_.size() < kNumeric || f_.size() > col_.size()) {
+    fail(where, ": expected ", have_columns_ ? std::to_string(col_.size()) : "7 to 9",
+         " comma-separated fields (",
+         have_columns_ ? "as the column header" : "x,y,z,vx,vy,vz,m[,component[,name]]",
+         "), found ", f_.size());
+  }
+  if (have_columns_ && f_.size() != col_.size())
+    fail(where, ": ", f_.size(), " fields but the column header has ", col_.size());
+  double v[kNumeric];
+  Component c = Component::Star;
+  std::string_view label;
+  for (std::size_t k = 0; k < f_.size(); ++k) {
+    const int cc = col_[k];
+    if (cc < kNumeric) {
+      if (!detail::parse_double(f_[k], v[cc]))
+        fail(where, ": column ", k + 1, " (", kColumns[cc], "): ", detail::quote(trim(f_[k])),
+             " is not a number");
+      if (!std::isfinite(v[cc]))
+        fail(where, ": column ", k + 1, " (", kColumns[cc], "): value ", detail::quote(trim(f_[k])),
+             " is not finite");
+    } else if (cc == 7) {
+      if (!trim(f_[k]).empty() && !detail::parse_component(f_[k], c, false))
+        fail(where, ": column ", k + 1, " (component): ", detail::quote(trim(f_[k])),
+             " is not a component name (star, disk, bulge, dark, gas, planet)");
+    } else {
+      label = was_quoted_[k] ? f_[k] : trim(f_[k]);
+    }
+  }
+  if (v[6] < 0) fail(where, ": column m: negative mass ", v[6]);
+  b.add(v[0], v[1], v[2], v[3], v[4], v[5], v[6], c);
+  if (!label.empty() && names_.empty()) names_.resize(b.size() - 1);
+  if (!names_.empty() || !label.empty()) names_.emplace_back(label);
+}
+
+// the names, the description, the guessed defaults and the checks of every loader
+Scene CsvReader::finish() {
+  Bodies& b = s_.bodies;
+  if (!have_header_ && !plain_)
+    fail(src_, ": empty file (expected a '# nbody csv v1 ...' header and rows)");
+  if (b.empty()) fail(src_, ": no bodies (N = 0)");
+  if (!names_.empty()) {
+    names_.resize(b.size());
+    b.name = std::move(names_);
+  }
+  if (s_.name.empty()) s_.name = src_;
+  s_.description = std::string(plain_ ? "plain CSV file " : "CSV file ") + src_;
+  detail::shrink_to_fit(b);
+  detail::set_defaults(s_, src_, opt_, !have_dt_, !have_eps_, !have_cam_);
+  detail::finish_scene(s_, src_, opt_);
+  return std::move(s_);
+}
+
 }  // namespace
 
 namespace detail {
@@ -435,177 +650,8 @@ Scene read_csv(std::istream& in, const std::string& source) {
 }
 
 Scene read_csv(std::istream& in, const std::string& source, const LoadOptions& opt) {
-  Scene s;
-  std::string line;
-  std::size_t lineno = 0;
-  bool have_header = false, plain = false, have_columns = false;
-  bool have_dt = false, have_eps = false, have_cam = false;
-  Bodies& b = s.bodies;
-  std::vector<std::string> names;  // started at the first non-empty name
-  std::vector<int> col;            // field -> column (the header's order, else the native one)
-  std::vector<std::string_view> f;
-  std::deque<std::string> quoted;  // unescaped quoted fields (stable addresses)
-  std::vector<char> was_quoted;    // per field: 1 when it was quoted (kept as it is, untrimmed)
-  const std::string& src = source;
-  // the stream's length, when it has one, for the progress line; the rows, to reserve once
-  std::size_t total = 0;
-  const auto start = in.tellg();
-  if (start != std::streampos(-1) && in.seekg(0, std::ios::end)) {
-    const auto end = in.tellg();
-    if (end != std::streampos(-1) && end > start) total = static_cast<std::size_t>(end - start);
-    in.seekg(start);
-  }
-  in.clear();
-  const std::size_t rows = count_lines(in);
-  if (rows > 0) {
-    try {
-      b.reserve(rows);
-    } catch (const std::bad_alloc&) {
-      fail(src, ": ", rows, " lines: not enough memory for that many bodies");
-    }
-  }
-  detail::Progress prog(opt, total, 4u << 20);
-  while (std::getline(in, line)) {
-    ++lineno;
-    if ((lineno & 0xFFFF) == 0 && total > 0) {
-      const auto pos = in.tellg();
-      if (pos != std::streampos(-1)) prog.fraction(double(pos - start) / double(total));
-    }
-    std::string_view l = trim(line);
-    if (lineno == 1 && l.size() >= 3 && static_cast<unsigned char>(l[0]) == 0xEF &&
-        static_cast<unsigned char>(l[1]) == 0xBB && static_cast<unsigned char>(l[2]) == 0xBF) {
-      l.remove_prefix(3);  // UTF-8 byte-order mark
-    }
-    if (l.empty()) continue;
-    const std::string where = src + ":" + std::to_string(lineno);
-    const bool magic =
-        l.substr(0, kMagic.size()) == kMagic &&
-        (l.size() == kMagic.size() || l[kMagic.size()] == ' ' || l[kMagic.size()] == '\t');
-    // the header comment: units and G, or a plain CSV's column header
-    if (!have_header && !plain) {
-      if (!magic) {
-        if (l.substr(0, kMagic.size()) == kMagic)
-          fail(where, ": malformed header ", detail::quote(l),
-               " (expected '# nbody csv v1 units=... G=...')");
-        if (l.front() != '#' && is_column_header(l)) {
-          // plain CSV: the units come from the options
-          plain = true;
-          s.units = opt.input_units ? *opt.input_units : units::henon();
-          if (opt.notice && !opt.input_units)
-            opt.notice(src +
-                       ": plain CSV (no '# nbody csv' header): taken as Hénon units (G = 1); "
-                       "give --input-units solar|galactic|agora|henon to change");
-        } else {
-          fail(where,
-               ": not a CSV nbody reads: the first line must be a '# nbody csv v1 ...' "
-               "header (e.g. '# nbody csv v1 units=henon G=1') or a column header (e.g. "
-               "'x,y,z,vx,vy,vz,m'); found ",
-               detail::quote(l));
-        }
-      } else {
-        if (opt.input_units_given)
-          fail(where,
-               ": --input-units applies to files that store no units (Tipsy, plain CSV); this "
-               "file's '# nbody csv' header states its own");
-        std::string version;
-        const auto kv = detail::parse_header_pairs(l.substr(kMagic.size()), version, where);
-        if (version != "v1")
-          fail(where, ": unsupported CSV version ",
-               detail::quote(version.empty() ? "(none)" : version),
-               " (this program reads '# nbody csv v1 ...')");
-        for (const auto& [key, value] : kv) {
-          bool ok = false;
-          for (const char* k : kHeaderKeys)
-            ok = ok || key == k;
-          if (!ok)
-            fail(where, ": unknown header key ", detail::quote(key),
-                 " (known: units, length, mass, time, velocity, length_m, mass_kg, time_s, G, dt, "
-                 "softening, camera, name, elapsed, steps, kernel, integrator, halos, precision, "
-                 "gpus, tunables, view)");
-        }
-        s.units = units_from_header(kv, where);
-        auto num = [&](const char* k, double& out, bool& have) {
-          auto it = kv.find(k);
-          if (it == kv.end()) return;
-          if (!detail::parse_double(it->second, out) || !std::isfinite(out) || out < 0) {
-            fail(where, ": header value ", k, "=", detail::quote(it->second),
-                 " is not a non-negative number");
-          }
-          have = true;
-        };
-        num("dt", s.dt, have_dt);
-        num("softening", s.softening, have_eps);
-        num("camera", s.camera_distance, have_cam);
-        if (have_dt && !(s.dt > 0)) fail(where, ": header dt must be positive");
-        detail::read_run(kv, opt.run, where);
-        if (auto it = kv.find("name"); it != kv.end()) s.name = it->second;
-        if (auto it = kv.find("halos"); it != kv.end()) b.halos = parse_halos(it->second, where);
-        have_header = true;
-        continue;
-      }
-    }
-    if (magic) fail(where, ": a second '# nbody csv' header line (the first is at the top)");
-    if (l.front() == '#') continue;  // further comments
-    if (!split_row(l, f, quoted, was_quoted)) fail(where, ": unterminated or misplaced quote");
-    // the column header (a plain CSV's first line; optional in native CSV)
-    if (!have_columns && b.empty() && column_index(f[0]) >= 0) {
-      parse_column_header(f, col, where);
-      have_columns = true;
-      continue;
-    }
-    if (col.empty()) {
-      col.assign(kColumnCount, 0);
-      for (int k = 0; k < kColumnCount; ++k)
-        col[std::size_t(k)] = k;
-    }
-    if (f.size() < kNumeric || f.size() > col.size()) {
-      fail(where, ": expected ", have_columns ? std::to_string(col.size()) : "7 to 9",
-           " comma-separated fields (",
-           have_columns ? "as the column header" : "x,y,z,vx,vy,vz,m[,component[,name]]",
-           "), found ", f.size());
-    }
-    if (have_columns && f.size() != col.size())
-      fail(where, ": ", f.size(), " fields but the column header has ", col.size());
-    double v[kNumeric];
-    Component c = Component::Star;
-    std::string_view label;
-    for (std::size_t k = 0; k < f.size(); ++k) {
-      const int cc = col[k];
-      if (cc < kNumeric) {
-        if (!detail::parse_double(f[k], v[cc]))
-          fail(where, ": column ", k + 1, " (", kColumns[cc], "): ", detail::quote(trim(f[k])),
-               " is not a number");
-        if (!std::isfinite(v[cc]))
-          fail(where, ": column ", k + 1, " (", kColumns[cc], "): value ",
-               detail::quote(trim(f[k])), " is not finite");
-      } else if (cc == 7) {
-        if (!trim(f[k]).empty() && !detail::parse_component(f[k], c, false))
-          fail(where, ": column ", k + 1, " (component): ", detail::quote(trim(f[k])),
-               " is not a component name (star, disk, bulge, dark, gas, planet)");
-      } else {
-        label = was_quoted[k] ? f[k] : trim(f[k]);
-      }
-    }
-    if (v[6] < 0) fail(where, ": column m: negative mass ", v[6]);
-    b.add(v[0], v[1], v[2], v[3], v[4], v[5], v[6], c);
-    if (!label.empty() && names.empty()) names.resize(b.size() - 1);
-    if (!names.empty() || !label.empty()) names.emplace_back(label);
-  }
-  if (in.bad()) fail(src, ": read error");
-  prog.done();
-  if (!have_header && !plain)
-    fail(src, ": empty file (expected a '# nbody csv v1 ...' header and rows)");
-  if (b.empty()) fail(src, ": no bodies (N = 0)");
-  if (!names.empty()) {
-    names.resize(b.size());
-    b.name = std::move(names);
-  }
-  if (s.name.empty()) s.name = src;
-  s.description = std::string(plain ? "plain CSV file " : "CSV file ") + src;
-  detail::shrink_to_fit(b);
-  detail::set_defaults(s, src, opt, !have_dt, !have_eps, !have_cam);
-  detail::finish_scene(s, src, opt);
-  return s;
+  CsvReader r(in, source, opt);
+  return r.read();
 }
 
 void write_csv(std::ostream& out, const Scene& s, const std::optional<RunRecord>& run) {
