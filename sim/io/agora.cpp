@@ -19,6 +19,7 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::io {
 
@@ -370,5 +371,69 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt)
   for (auto& f : files)
     f->commit();
 }
+
+namespace {
+
+// a directory that holds at least one of the component files
+Detection detect_agora(const Probe& p) {
+  std::error_code ec;
+  for (const AgoraFile& f : kFiles)
+    if (fs::exists(fs::path(p.path) / f.file, ec)) return {Match::Signature, Format::Agora, {}};
+  return {Match::None, Format::Agora,
+          "directory has none of the AGORA files disk.dat, bulge.dat, halo.dat, gas.dat"};
+}
+
+Scene read_agora_dir(const std::string& path, Format, const LoadOptions& opt) {
+  return detail::read_agora(path, opt);
+}
+
+void write_agora_dir(const Scene& s, const std::string& path, Format, const SaveOptions& opt) {
+  write_agora(path, s, opt);
+}
+
+// AGORA files are in kpc, km/s, 1e9 Msun: dimensionless units cannot be converted
+void check_agora_scene(const Scene& s, const std::string& path) {
+  const UnitSystem ag = units::agora();
+  const bool same = s.units.name == ag.name && s.units.G == ag.G;
+  if (!same && !s.units.physical())
+    fail(path, ": cannot write AGORA files (kpc, km/s, 1e9 Msun) from dimensionless units '",
+         s.units.name, "'; load with physical units (e.g. --input-units galactic)");
+}
+
+// the components whose files are there
+void select_all_agora(const std::string& path, LoadOptions& opt) {
+  std::error_code ec;
+  opt.agora_disk = fs::exists(fs::path(path) / "disk.dat", ec);
+  opt.agora_bulge = fs::exists(fs::path(path) / "bulge.dat", ec);
+  opt.agora_halo = fs::exists(fs::path(path) / "halo.dat", ec);
+  opt.agora_gas = fs::exists(fs::path(path) / "gas.dat", ec);
+}
+
+}  // namespace
+
+namespace detail {
+
+const FormatRow& agora_format() {
+  static const FormatRow row{
+      .id = Format::Agora,
+      .name = "agora",
+      .aliases = {},
+      .extensions = {},
+      .label = "AGORA",
+      .description =
+          "AGORA initial conditions: a directory of disk.dat, bulge.dat, halo.dat, "
+          "gas.dat in kpc, km/s, 1e9 Msun",
+      .caps = {.units = true, .time = true, .run = true, .components = true, .directory = true},
+      .detect = detect_agora,
+      .read = read_agora_dir,
+      .write = write_agora_dir,
+      .check_target = check_agora_output,
+      .check_scene = check_agora_scene,
+      .select_all = select_all_agora,
+  };
+  return row;
+}
+
+}  // namespace detail
 
 }  // namespace nbody::io

@@ -21,6 +21,7 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::io {
 
@@ -323,5 +324,64 @@ void write_binary(std::ostream& out, const Scene& s, const std::optional<RunReco
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
   if (!out) fail("cannot write binary (write error)");
 }
+
+namespace {
+
+Detection detect_binary(const Probe& p) {
+  if (p.head.substr(0, 8) == "NBODYBIN") return {Match::Signature, Format::Binary, {}};
+  return {Match::None, Format::Binary, "not a native binary (no 'NBODYBIN' magic)"};
+}
+
+Scene read_binary_file(const std::string& path, Format, const LoadOptions& opt) {
+  return detail::read_binary(detail::FileSource(path), path, opt);
+}
+
+void write_binary_file(const Scene& s, const std::string& path, Format, const SaveOptions& opt) {
+  write_file(path, [&](std::ostream& o) { write_binary(o, s, opt.run); });
+}
+
+// names and labels longer than the fixed fields hold
+void check_binary_scene(const Scene& s, const std::string& path) {
+  const Bodies& b = s.bodies;
+  for (std::size_t i = 0; i < b.name.size(); ++i)
+    if (b.name[i].size() > 0xFFFF)
+      fail(path, ": the name of body ", i, " is ", b.name[i].size(),
+           " bytes long; the binary format holds names of at most 65,535 bytes");
+  const std::pair<const std::string*, const char*> labels[] = {
+      {&s.units.name, "units id"},
+      {&s.units.length, "length label"},
+      {&s.units.mass, "mass label"},
+      {&s.units.time, "time label"},
+      {&s.units.velocity, "velocity label"}};
+  for (const auto& [label, what] : labels)
+    if (label->size() > 31 || label->find('\0') != std::string::npos)
+      fail(path, ": the ", what, " ", detail::quote(*label),
+           " is longer than the 31 bytes the binary header holds or holds a NUL byte");
+}
+
+}  // namespace
+
+namespace detail {
+
+const FormatRow& binary_format() {
+  static const FormatRow row{
+      .id = Format::Binary,
+      .name = "bin",
+      .aliases = {"binary", "nbody"},
+      .extensions = {".bin", ".nbody"},
+      .label = "native binary",
+      .description =
+          "native little-endian binary: exact doubles, names, units, the run and a "
+          "saved state",
+      .caps = {.names = true, .units = true, .time = true, .run = true, .saved_state = true},
+      .detect = detect_binary,
+      .read = read_binary_file,
+      .write = write_binary_file,
+      .check_scene = check_binary_scene,
+  };
+  return row;
+}
+
+}  // namespace detail
 
 }  // namespace nbody::io

@@ -20,57 +20,6 @@ namespace nbody::io {
 
 namespace fs = std::filesystem;
 
-const char* format_name(Format f) {
-  switch (f) {
-    case Format::Csv:
-      return "csv";
-    case Format::Binary:
-      return "bin";
-    case Format::TipsyXdr:
-      return "tipsy-xdr";
-    case Format::TipsyNative:
-      return "tipsy-native";
-    case Format::TipsyNvidia:
-      return "tipsy-nvidia";
-    case Format::Agora:
-      return "agora";
-    case Format::Sbdb:
-      return "sbdb";
-  }
-  return "?";
-}
-
-Format parse_format(const std::string& s, const std::string& what) {
-  std::string l = s;
-  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (l == "csv") return Format::Csv;
-  if (l == "bin" || l == "binary" || l == "nbody") return Format::Binary;
-  if (l == "tipsy" || l == "tipsy-xdr" || l == "xdr" || l == "std") return Format::TipsyXdr;
-  if (l == "tipsy-native" || l == "tipsy-le") return Format::TipsyNative;
-  if (l == "tipsy-nvidia" || l == "nvidia") return Format::TipsyNvidia;
-  if (l == "agora") return Format::Agora;
-  if (l == "sbdb" || l == "jpl-sbdb") return Format::Sbdb;
-  fail(what, ": unknown format '", s,
-       "' (expected csv, bin, tipsy, tipsy-xdr, tipsy-native, tipsy-nvidia, agora or sbdb)");
-}
-
-std::optional<Format> format_from_extension(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  // .json is recognised by its content (detect_format), never written
-  for (const auto& [e, f] : extension_table())
-    if (ext == e && f != Format::Sbdb) return f;
-  return std::nullopt;
-}
-
-const std::vector<std::pair<std::string, Format>>& extension_table() {
-  static const std::vector<std::pair<std::string, Format>> table = {
-      {".csv", Format::Csv},        {".bin", Format::Binary},   {".nbody", Format::Binary},
-      {".tipsy", Format::TipsyXdr}, {".std", Format::TipsyXdr}, {".json", Format::Sbdb}};
-  return table;
-}
-
 void select_components(LoadOptions& opt, const std::vector<std::string>& names,
                        const std::string& what) {
   opt.tipsy_gas = opt.tipsy_dark = opt.tipsy_star = false;

@@ -1,5 +1,6 @@
-// Format detection, load/save dispatch and file summaries.
+// Load and save through the format table, the checks before a write, and file summaries.
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -12,90 +13,11 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
-#include "sim/sky/sbdb.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::io {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-constexpr const char* kAgoraFiles[] = {"disk.dat", "bulge.dat", "halo.dat", "gas.dat"};
-
-bool is_agora_dir(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return false;
-  for (const char* f : kAgoraFiles) {
-    if (fs::exists(fs::path(path) / f, ec)) return true;
-  }
-  return false;
-}
-
-bool starts_with_csv_header(const char* p, std::size_t n) {
-  if (n >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3, n -= 3;
-  while (n > 0 && (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t'))
-    ++p, --n;
-  return n >= 11 && std::memcmp(p, "# nbody csv", 11) == 0;
-}
-
-// a plain CSV: the first line starts with a column name, quoted or not, followed by a comma
-// (x,y,z,... or "x","y","z",...)
-bool starts_with_column_header(const char* p, std::size_t n) {
-  if (n >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3, n -= 3;
-  while (n > 0 && (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t'))
-    ++p, --n;
-  std::size_t k = 0;
-  while (k < n && k < 16 && p[k] != ',' && p[k] != '\n')
-    ++k;
-  if (k == n || p[k] != ',') return false;
-  std::string first(p, k);
-  while (!first.empty() && (first.back() == ' ' || first.back() == '\t'))
-    first.pop_back();
-  if (first.size() >= 2 && first.front() == '"' && first.back() == '"')
-    first = first.substr(1, first.size() - 2);
-  for (char& c : first)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  for (const char* name : {"x", "y", "z", "vx", "vy", "vz", "m", "component", "name"})
-    if (first == name) return true;
-  return false;
-}
-
-// format of a file from its first bytes and size (Tipsy: header and size, NVIDIA ids read in
-// chunks); `reason` tells why Tipsy did not fit
-std::optional<Format> detect_source(const detail::ByteSource& src, std::string& tipsy_reason) {
-  char head[64] = {};
-  const std::size_t n = std::min<std::size_t>(src.size(), sizeof head);
-  src.read(0, head, n);
-  if (n >= 8 && std::memcmp(head, "NBODYBIN", 8) == 0) return Format::Binary;
-  if (starts_with_csv_header(head, n)) return Format::Csv;
-  // JPL SBDB JSON: an object with "fields" near the start
-  if (n > 0 && head[0] != '#') {
-    char big[8192] = {};
-    const std::size_t m = std::min<std::size_t>(src.size(), sizeof big);
-    src.read(0, big, m);
-    if (sky::looks_like_sbdb(big, m)) return Format::Sbdb;
-  }
-  try {
-    return detail::read_tipsy_header(src, "", std::nullopt).format;
-  } catch (const Error& e) {
-    tipsy_reason = e.what();
-    if (tipsy_reason.rfind(": ", 0) == 0) tipsy_reason.erase(0, 2);
-  }
-  if (starts_with_column_header(head, n)) return Format::Csv;
-  return std::nullopt;
-}
-
-[[noreturn]] void unknown_format(const std::string& path, const std::string& tipsy_reason) {
-  // a Tipsy extension: the Tipsy problem is the whole story
-  if (format_from_extension(path) == Format::TipsyXdr) fail(path, ": ", tipsy_reason);
-  fail(path,
-       ": unknown file format: not a native binary (no 'NBODYBIN' magic), not native CSV "
-       "(no '# nbody csv' header line, no 'x,y,z,vx,vy,vz,m' column header), not JPL SBDB JSON "
-       "(no object with \"fields\"), and ",
-       tipsy_reason);
-}
-
-}  // namespace
 
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& fill) {
   detail::AtomicFile file(path);
@@ -115,83 +37,52 @@ void write_file(const std::string& path, std::string_view bytes) {
   write_file(path, [&](std::ostream& o) { o.write(bytes.data(), std::streamsize(bytes.size())); });
 }
 
-Format detect_format(const std::string& path) {
-  detail::require_exists(path);
-  if (is_agora_dir(path)) return Format::Agora;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    fail(path, ": directory has none of the AGORA files disk.dat, bulge.dat, halo.dat, gas.dat");
-  }
-  const detail::FileSource src(path);
-  std::string reason;
-  if (auto f = detect_source(src, reason)) return *f;
-  if (format_from_extension(path) == Format::Csv) return Format::Csv;
-  unknown_format(path, reason);
-}
-
 Scene load(const std::string& path, const LoadOptions& opt) {
   detail::require_exists(path);
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return load(path, Format::Agora, opt);
+  if (fs::is_directory(path, ec)) {
+    // a directory: the directory format reads it and says what is missing
+    for (const FormatRow* r : format_table())
+      if (r->caps.directory) return load(path, r->id, opt);
+  }
   // detected from the first bytes and the size, then streamed: never the whole file in memory
   return load(path, detect_format(path), opt);
 }
 
 Scene load(const std::string& path, Format f, const LoadOptions& opt) {
+  const FormatRow& row = format_row(f);
   // options a person gave that would do nothing with this format
-  const bool tipsy = f == Format::TipsyXdr || f == Format::TipsyNative || f == Format::TipsyNvidia;
-  if (opt.components_given && !tipsy && f != Format::Agora)
-    fail(path, ": --components chooses the components of AGORA directories and Tipsy files; a ",
-         format_name(f), " file has none to choose");
-  if (opt.input_units_given && !tipsy && f != Format::Csv)
-    fail(path, ": --input-units applies to files that store no units (Tipsy, plain CSV); a ",
-         format_name(f), " file states its own");
+  if (opt.components_given && !row.caps.components)
+    fail(path, ": --components chooses the components of ", format_labels(&FormatCaps::components),
+         " files; a ", row.name, " file has none to choose");
+  if (opt.input_units_given && row.caps.units)
+    fail(path, ": --input-units applies to files that store no units (possible for ",
+         format_labels(&FormatCaps::units, false), "); a ", row.name, " file states its own");
+  if (!row.read) fail(path, ": ", row.label, " is an output format only");
   try {
-    switch (f) {
-      case Format::Csv: {
-        detail::file_size(path);  // missing / not a file
-        std::ifstream in;
-        detail::open_input(in, path);
-        return read_csv(in, path, opt);
-      }
-      case Format::Binary:
-        return detail::read_binary(detail::FileSource(path), path, opt);
-      case Format::TipsyXdr:
-      case Format::TipsyNative:
-      case Format::TipsyNvidia:
-        return detail::read_tipsy(detail::FileSource(path), path, opt, f);
-      case Format::Agora:
-        return detail::read_agora(path, opt);
-      case Format::Sbdb: {
-        Scene s = sky::sbdb_scene(sky::read_sbdb_file(path), path, opt.notice);
-        detail::finish_scene(s, path, opt);
-        return s;
-      }
-    }
+    return row.read(path, f, opt);
   } catch (const std::bad_alloc&) {
     fail(path, ": not enough memory to load it");
   }
-  fail(path, ": unknown format");
 }
 
 void check_output(const std::string& path, Format f, const SaveOptions& opt) {
-  if (f == Format::Sbdb)
-    fail(path, ": JPL SBDB JSON is an input format only (write csv, bin, tipsy or agora)");
+  const FormatRow& row = format_row(f);
+  if (!row.writable())
+    fail(path, ": ", row.label, " is an input format only (write ", writable_format_list(), ")");
   if (path == "-") {
     if (f != Format::Csv)
-      fail("-: standard output takes CSV only (", format_name(f), " is a file format)");
+      fail("-: standard output takes CSV only (", row.name, " is a file format)");
     return;
   }
-  if (f == Format::Agora) {
-    detail::check_agora_output(path, opt);
-    return;
-  }
-  detail::resolve_output(path);
+  if (row.check_target)
+    row.check_target(path, opt);
+  else
+    detail::resolve_output(path);
 }
 
 void check_scene_output(const Scene& s, const std::string& path, Format f) {
   // what a format cannot hold is found here, before a run, not when writing after it
-  const Bodies& b = s.bodies;
   // values a reader refuses are not written (found by fuzz_roundtrip_csv/binary: NaN scales)
   const UnitSystem& u = s.units;
   if (!std::isfinite(u.G) || !(u.G > 0))
@@ -202,42 +93,19 @@ void check_scene_output(const Scene& s, const std::string& path, Format f) {
         std::pair{s.camera_distance, "camera distance"}})
     if (!std::isfinite(v) || v < 0)
       fail(path, ": ", what, " = ", v, " is not a finite number >= 0");
-  if (f == Format::Csv) {
-    // a row is one line: a name with a line break would be read back as two broken rows
-    for (std::size_t i = 0; i < b.name.size(); ++i)
-      if (b.name[i].find_first_of("\r\n") != std::string::npos)
-        fail(path, ": the name of body ", i, " (", detail::quote(b.name[i]),
-             ") holds a line break, which a CSV row cannot hold (write .bin, which can)");
-  }
-  if (f == Format::Binary) {
-    for (std::size_t i = 0; i < b.name.size(); ++i)
-      if (b.name[i].size() > 0xFFFF)
-        fail(path, ": the name of body ", i, " is ", b.name[i].size(),
-             " bytes long; the binary format holds names of at most 65,535 bytes");
-    const std::pair<const std::string*, const char*> labels[] = {
-        {&s.units.name, "units id"},
-        {&s.units.length, "length label"},
-        {&s.units.mass, "mass label"},
-        {&s.units.time, "time label"},
-        {&s.units.velocity, "velocity label"}};
-    for (const auto& [label, what] : labels)
-      if (label->size() > 31 || label->find('\0') != std::string::npos)
-        fail(path, ": the ", what, " ", detail::quote(*label),
-             " is longer than the 31 bytes the binary header holds or holds a NUL byte");
-  }
-  if (f == Format::Agora) {
-    const UnitSystem ag = units::agora();
-    const bool same = s.units.name == ag.name && s.units.G == ag.G;
-    if (!same && !s.units.physical())
-      fail(path, ": cannot write AGORA files (kpc, km/s, 1e9 Msun) from dimensionless units '",
-           s.units.name, "'; load with physical units (e.g. --input-units galactic)");
-  }
-  // rigid halos live in the native CSV header only; other formats would silently drop them
+  // what this format cannot hold (names, labels, units)
+  const FormatRow& row = format_row(f);
+  if (row.check_scene) row.check_scene(s, path);
+  // rigid halos are our own: only a native format's header holds them; others would drop them
   const std::size_t h = s.bodies.halos.size();
-  if (h > 0 && f != Format::Csv)
+  if (h > 0 && !row.caps.rigid_halos) {
+    std::string ext;
+    for (const FormatRow* r : format_table())
+      if (r->caps.rigid_halos && ext.empty() && !r->extensions.empty()) ext = r->extensions[0];
     fail(path, ": the scene has ", h, h > 1 ? " rigid halos" : " rigid halo",
-         ", which only the native CSV format stores (", format_name(f),
-         " would lose them): write .csv, or use the scene's live halo");
+         ", which only the native ", format_labels(&FormatCaps::rigid_halos), " format stores (",
+         row.name, " would lose them): write ", ext, ", or use the scene's live halo");
+  }
 }
 
 void save(const Scene& s, const std::string& path, Format f, const SaveOptions& opt) {
@@ -261,31 +129,7 @@ void save(const Scene& s, const std::string& path, Format f, const SaveOptions& 
            detail::os_error(buf.error() ? buf.error() : EIO));
     return;
   }
-  switch (f) {
-    case Format::Csv:
-      write_file(path, [&](std::ostream& o) { write_csv(o, s, opt.run); });
-      return;
-    case Format::Binary:
-      write_file(path, [&](std::ostream& o) { write_binary(o, s, opt.run); });
-      return;
-    case Format::TipsyXdr:
-    case Format::TipsyNative:
-    case Format::TipsyNvidia:
-      if (opt.notice)
-        opt.notice(path +
-                   ": Tipsy stores no units, G, dt, softening length (only per particle), "
-                   "step count, kernel or integrator; only the time (" +
-                   detail::format_double(opt.run ? opt.run->time : 0) +
-                   ") is in the header. Load it with --input-units " + s.units.name);
-      write_file(path,
-                 [&](std::ostream& o) { write_tipsy(o, s, f, true, opt.run ? opt.run->time : 0); });
-      return;
-    case Format::Agora:
-      write_agora(path, s, opt);
-      return;
-    case Format::Sbdb:
-      fail(path, ": JPL SBDB JSON is an input format only (write csv, bin, tipsy or agora)");
-  }
+  format_row(f).write(s, path, f, opt);
 }
 
 FileInfo info(const std::string& path, const LoadOptions& opt) {
@@ -294,22 +138,14 @@ FileInfo info(const std::string& path, const LoadOptions& opt) {
   fi.format = detect_format(path);
   // load everything the file holds
   LoadOptions all = opt;
-  all.tipsy_gas = all.tipsy_dark = all.tipsy_star = true;
-  if (fi.format == Format::Agora) {
-    std::error_code ec;
-    all.agora_disk = fs::exists(fs::path(path) / "disk.dat", ec);
-    all.agora_bulge = fs::exists(fs::path(path) / "bulge.dat", ec);
-    all.agora_halo = fs::exists(fs::path(path) / "halo.dat", ec);
-    all.agora_gas = fs::exists(fs::path(path) / "gas.dat", ec);
-  }
+  const FormatRow& row = format_row(fi.format);
+  if (row.select_all) row.select_all(path, all);
   RunRecord run;
   run.steps = -1;
   all.run = &run;
   Scene s = load(path, fi.format, all);
   fi.time = run.time;
-  if (run.steps >= 0 && fi.format != Format::TipsyXdr && fi.format != Format::TipsyNative &&
-      fi.format != Format::TipsyNvidia && (run.steps > 0 || !run.kernel.empty()))
-    fi.run = run;
+  if (run.steps >= 0 && row.caps.run && (run.steps > 0 || !run.kernel.empty())) fi.run = run;
   const Bodies& b = s.bodies;
   fi.n = b.size();
   fi.units = s.units;
@@ -361,10 +197,10 @@ std::string describe(const FileInfo& fi) {
   if (fi.dt > 0)
     os << "defaults:   dt " << fi.dt << " " << u.time << ", softening " << fi.softening << " "
        << u.length << "\n";
-  if (fi.format == Format::TipsyXdr || fi.format == Format::TipsyNative ||
-      fi.format == Format::TipsyNvidia) {
-    os << "time:       " << fi.time << " (Tipsy header)\n";
-  }
+  // a format that holds the time but no run record: the time alone
+  const FormatRow& row = format_row(fi.format);
+  if (row.caps.time && !row.caps.run)
+    os << "time:       " << fi.time << " (" << row.label << " header)\n";
   if (fi.run) {
     os << "run:        elapsed " << fi.run->time << " " << u.time << ", " << fi.run->steps
        << " steps, kernel " << (fi.run->kernel.empty() ? "?" : fi.run->kernel) << ", integrator "

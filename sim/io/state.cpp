@@ -4,21 +4,23 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::io {
 
 namespace {
 
-// the native format `path`'s extension names; other formats cannot hold a state
+// the format `path`'s extension names, when it can hold a saved state
 Format state_format(const std::string& path) {
   const std::optional<Format> f = format_from_extension(path);
-  if (!f || (*f != Format::Csv && *f != Format::Binary))
-    fail(path,
-         ": a saved state is written in the native format, so the name must end in .csv or .bin "
-         "(",
-         f ? std::string(format_name(*f)) + " cannot hold the run record" : "no known extension",
-         ")");
-  return *f;
+  if (f && format_row(*f).caps.saved_state) return *f;
+  std::string exts;
+  for (const FormatRow* r : format_table())
+    if (r->caps.saved_state && !r->extensions.empty())
+      exts += (exts.empty() ? "" : " or ") + r->extensions.front();
+  fail(
+      path, ": a saved state is written in the native format, so the name must end in ", exts, " (",
+      f ? std::string(format_name(*f)) + " cannot hold the run record" : "no known extension", ")");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::io {
 
@@ -327,5 +328,81 @@ void write_tipsy(std::ostream& out, const Scene& s, Format f, bool padded, doubl
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
   if (!out) fail("cannot write Tipsy (write error)");
 }
+
+namespace {
+
+// one detection for the three byte orders: the header's ndim, counts and the file size
+Detection detect_tipsy(const Probe& p) {
+  try {
+    return {Match::Layout, detail::read_tipsy_header(*p.src, "", std::nullopt).format, {}};
+  } catch (const Error& e) {
+    std::string reason = e.what();
+    if (reason.rfind(": ", 0) == 0) reason.erase(0, 2);
+    return {Match::None, Format::TipsyXdr, reason};
+  }
+}
+
+Scene read_tipsy_file(const std::string& path, Format f, const LoadOptions& opt) {
+  return detail::read_tipsy(detail::FileSource(path), path, opt, f);
+}
+
+void write_tipsy_file(const Scene& s, const std::string& path, Format f, const SaveOptions& opt) {
+  const double time = opt.run ? opt.run->time : 0;
+  if (opt.notice)
+    opt.notice(path +
+               ": Tipsy stores no units, G, dt, softening length (only per particle), "
+               "step count, kernel or integrator; only the time (" +
+               detail::format_double(time) + ") is in the header. Load it with --input-units " +
+               s.units.name);
+  write_file(path, [&](std::ostream& o) { write_tipsy(o, s, f, true, time); });
+}
+
+void select_all_tipsy(const std::string&, LoadOptions& opt) {
+  opt.tipsy_gas = opt.tipsy_dark = opt.tipsy_star = true;
+}
+
+// the three byte orders share everything but their names
+FormatRow tipsy_row(Format f, const char* name, std::vector<std::string> aliases,
+                    std::vector<std::string> extensions, const char* description) {
+  const bool xdr = f == Format::TipsyXdr;
+  return FormatRow{
+      .id = f,
+      .name = name,
+      .aliases = std::move(aliases),
+      .extensions = std::move(extensions),
+      .label = "Tipsy",
+      .description = description,
+      .caps = {.time = true, .components = true, .own_extensions = xdr},
+      .detect = xdr ? detect_tipsy : nullptr,  // finds the byte order of all three
+      .read = read_tipsy_file,
+      .write = write_tipsy_file,
+      .select_all = select_all_tipsy,
+  };
+}
+
+}  // namespace
+
+namespace detail {
+
+const FormatRow& tipsy_xdr_format() {
+  static const FormatRow row = tipsy_row(Format::TipsyXdr, "tipsy-xdr", {"tipsy", "xdr", "std"},
+                                         {".tipsy", ".std"}, "Tipsy, standard big-endian XDR");
+  return row;
+}
+
+const FormatRow& tipsy_native_format() {
+  static const FormatRow row =
+      tipsy_row(Format::TipsyNative, "tipsy-native", {"tipsy-le"}, {}, "Tipsy, little-endian");
+  return row;
+}
+
+const FormatRow& tipsy_nvidia_format() {
+  static const FormatRow row =
+      tipsy_row(Format::TipsyNvidia, "tipsy-nvidia", {"nvidia"}, {},
+                "Tipsy as NVIDIA's nbody sample reads it (little-endian, int ids in phi)");
+  return row;
+}
+
+}  // namespace detail
 
 }  // namespace nbody::io
