@@ -9,7 +9,7 @@
 #include "app/commands.hpp"
 #include "app/launch.hpp"
 #include "sim/error.hpp"
-#include "sim/io/io.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::app {
 
@@ -20,13 +20,6 @@ struct FileOptions {
   std::vector<std::string> components;
   bool force = false;
 };
-
-const char* kFormatHelp =
-    "csv | bin | tipsy (= tipsy-xdr, big-endian) | tipsy-native (little-endian) | "
-    "tipsy-nvidia (little-endian, int ids in phi, as NVIDIA's nbody sample reads) | agora "
-    "(a directory)";
-const std::vector<std::string> kFormats = {"csv",       "bin",          "binary",       "tipsy",
-                                           "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora"};
 
 // loader options from the command line: a progress bar on a terminal, notices on stderr
 io::LoadOptions file_load_options(const FileOptions& o, bool all_components) {
@@ -48,17 +41,17 @@ io::Format output_format(const FileOptions& o) {
   if (!o.to.empty()) return io::parse_format(o.to, "--to");
   if (o.out == "-") return io::Format::Csv;
   if (auto f = io::format_from_extension(o.out)) return *f;
-  fail(o.out,
-       ": cannot tell the output format from the name (use .csv, .bin, .tipsy/.std, or "
-       "--to FORMAT)");
+  fail(o.out, ": cannot tell the output format from the name (", io::extension_help(),
+       "; or give --to FORMAT)");
 }
 
 void add_common(CLI::App* cmd, FileOptions& o) {
-  cmd->add_option("--from", o.from, std::string("input format (default: detected): ") + kFormatHelp)
-      ->check(CLI::IsMember(kFormats, CLI::ignore_case));
+  cmd->add_option("--from", o.from, "input format (default: detected):" + io::format_help(false))
+      ->check(CLI::IsMember(io::format_choices(false), CLI::ignore_case));
   cmd->add_option("--input-units,--tipsy-units", o.input_units,
-                  "units of an input that stores none (Tipsy, plain CSV): henon (default, G = "
-                  "1), galactic, agora, solar")
+                  "units of an input that stores none (possible for " +
+                      io::format_labels(&io::FormatCaps::units, false) +
+                      "): henon (default, G = 1), galactic, agora, solar")
       ->check(CLI::IsMember(unit_names()));
   cmd->add_option("--units", o.units,
                   "convert to these units (solar, galactic, agora, henon); default: keep the "
@@ -100,23 +93,24 @@ void register_file_commands(CLI::App& app) {
   CLI::App* conv = app.add_subcommand(
       "convert",
       "Convert between file formats (and units).\n"
-      "OUT's format comes from --to or its extension: .csv -> csv, .bin/.nbody -> bin (native "
-      "binary), .tipsy/.std -> tipsy (big-endian XDR); tipsy-native, tipsy-nvidia and agora "
-      "need --to. OUT '-' writes CSV to standard output. An existing regular file is replaced "
-      "atomically (its mode kept; a symlink is written through); devices, FIFOs and "
-      "directories are refused. The native CSV header is\n"
-      "  # nbody csv v1 units=henon G=1 dt=0.01 softening=0.05\n"
-      "  x,y,z,vx,vy,vz,m,component,name\n"
-      "and a plain CSV with only the column header x,y,z,vx,vy,vz,m (any order, any case) is "
-      "read in --input-units.");
+      "OUT's format comes from --to or its extension: " +
+          io::extension_help() +
+          " (give --to). OUT '-' writes CSV to standard output. An existing regular file is "
+          "replaced "
+          "atomically (its mode kept; a symlink is written through); devices, FIFOs and "
+          "directories are refused. The native CSV header is\n"
+          "  # nbody csv v1 units=henon G=1 dt=0.01 softening=0.05\n"
+          "  x,y,z,vx,vy,vz,m,component,name\n"
+          "and a plain CSV with only the column header x,y,z,vx,vy,vz,m (any order, any case) is "
+          "read in --input-units.");
   conv->add_option("in", conv_opts->in, "input file or AGORA directory")
       ->required()
       ->check(non_empty());
   conv->add_option("out", conv_opts->out, "output file (AGORA: a directory; '-': standard output)")
       ->required()
       ->check(non_empty());
-  conv->add_option("--to", conv_opts->to, std::string("output format: ") + kFormatHelp)
-      ->check(CLI::IsMember(kFormats, CLI::ignore_case));
+  conv->add_option("--to", conv_opts->to, "output format:" + io::format_help(true))
+      ->check(CLI::IsMember(io::format_choices(true), CLI::ignore_case));
   add_common(conv, *conv_opts);
   conv->add_option("--components", conv_opts->components,
                    "particle types to read: disk, bulge, halo (= dark), gas, star (Tipsy stars, "

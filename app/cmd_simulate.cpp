@@ -13,6 +13,7 @@
 #include "app/progress.hpp"
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
+#include "sim/io/format_table.hpp"
 #include "sim/simulation.hpp"
 #include "sim/sky/ephemeris.hpp"
 #include "sim/structure.hpp"
@@ -111,8 +112,8 @@ int simulate(const SimulateOptions& o) {
     if (o.output == "-") out_format = io::Format::Csv;
     if (!o.output_format.empty()) out_format = io::parse_format(o.output_format, "--format");
     if (!out_format)
-      fail("--output ", o.output,
-           ": cannot tell the format from the name (use .csv, .bin, .tipsy/.std or --format)");
+      fail("--output ", o.output, ": cannot tell the format from the name (", io::extension_help(),
+           "; or give --format)");
     io::check_output(o.output, *out_format);
   }
   // with -o -, the data goes to stdout and everything else to stderr
@@ -257,10 +258,9 @@ void register_simulate_command(CLI::App& app) {
                       "write the final state to this file ('-': CSV on standard output); units, G, "
                       "dt, softening, elapsed time, steps, kernel and integrator are recorded")
           ->check(non_empty());
-  cmd->add_option("--format", o->output_format, "format of --output (default: from its extension)")
-      ->check(CLI::IsMember(
-          {"csv", "bin", "binary", "tipsy", "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora"},
-          CLI::ignore_case))
+  cmd->add_option("--format", o->output_format,
+                  "format of --output (default: from its extension):" + io::format_help(true))
+      ->check(CLI::IsMember(io::format_choices(true), CLI::ignore_case))
       ->needs(output);
   cmd->add_flag("--no-diagnostics", o->no_diagnostics,
                 "skip energy, momentum and the galaxies' structure (above N = 65,536 the "

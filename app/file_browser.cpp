@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/io/io.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace nbody::app {
 
@@ -20,14 +20,6 @@ namespace {
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
-}
-
-// an AGORA directory holds at least one of its component files
-bool is_agora(const fs::path& dir) {
-  std::error_code ec;
-  for (const char* f : {"disk.dat", "bulge.dat", "halo.dat", "gas.dat"})
-    if (fs::is_regular_file(dir / f, ec)) return true;
-  return false;
 }
 
 // absolute and without "." / ".." parts
@@ -85,7 +77,7 @@ bool FileBrowser::open(const std::string& folder) {
     BrowserEntry b{name, p.string()};
     if (it->is_directory(e2)) {
       b.folder = true;
-      b.agora = is_agora(p);
+      if (const io::FormatRow* r = io::directory_format(p.string())) b.data_dir = r->label;
       folders.push_back(std::move(b));
     } else if (std::find(extensions_.begin(), extensions_.end(), lower(p.extension().string())) !=
                extensions_.end()) {
@@ -103,8 +95,7 @@ bool FileBrowser::open(const std::string& folder) {
   std::sort(folders.begin(), folders.end(), by_name);
   std::sort(files.begin(), files.end(), by_name);
   entries_.clear();
-  if (dir.has_relative_path())
-    entries_.push_back({"..", dir.parent_path().string(), true, false, 0});
+  if (dir.has_relative_path()) entries_.push_back({"..", dir.parent_path().string(), true, {}, 0});
   entries_.insert(entries_.end(), folders.begin(), folders.end());
   entries_.insert(entries_.end(), files.begin(), files.end());
   folder_ = dir.string();
@@ -120,7 +111,7 @@ bool FileBrowser::up() {
 bool FileBrowser::set_path(const std::string& path) {
   const fs::path p = normal(path);
   std::error_code ec;
-  if (fs::is_directory(p, ec) && !is_agora(p)) return open(p.string());
+  if (fs::is_directory(p, ec) && !io::directory_format(p.string())) return open(p.string());
   if (!fs::is_directory(p.parent_path(), ec)) {
     message_ = p.parent_path().string() + ": no such folder";
     return false;
@@ -131,7 +122,7 @@ bool FileBrowser::set_path(const std::string& path) {
 }
 
 bool FileBrowser::choose(const BrowserEntry& e) {
-  if (e.folder && !e.agora) {
+  if (e.folder && e.data_dir.empty()) {
     open(e.path);
     return false;
   }

@@ -15,19 +15,19 @@ struct BrowserEntry {
   std::string name;         ///< file or folder name ("..": the parent)
   std::string path;         ///< the full path
   bool folder = false;      ///< a folder (or the parent entry)
-  bool agora = false;       ///< a folder that is an AGORA directory (holds disk/bulge/halo/gas.dat)
+  std::string data_dir;     ///< a folder a directory format reads: its label ("AGORA"), else ""
   std::uintmax_t size = 0;  ///< bytes, files only
 };
 
 /// What the browser shows: a folder, its entries, the recent files, and what went wrong.
 class FileBrowser {
  public:
-  /// Load picks an existing file (or AGORA folder); Save takes a name and asks before
-  /// replacing a file.
+  /// Load picks an existing file (or a folder a directory format reads, e.g. AGORA); Save takes a
+  /// name and asks before replacing a file.
   enum class Mode { Load, Save };
-  /// `extensions`: the file name endings listed (lower case with the dot; empty: the formats of
-  /// io::extension_table()); `recent_file`: where the recent files are kept (empty:
-  /// recent_files_path()).
+  /// `extensions`: the file name endings listed (lower case with the dot; empty: every
+  /// extension of the format table, io::extension_table()); `recent_file`: where the recent files
+  /// are kept (empty: recent_files_path()).
   explicit FileBrowser(std::vector<std::string> extensions = {}, std::string recent_file = {});
 
   /// Lists `folder` (made absolute and normal): the parent entry, then folders, then files with
@@ -43,8 +43,8 @@ class FileBrowser {
   /// opens its folder and becomes the selected name. Returns false with message() on a path
   /// whose folder does not exist.
   bool set_path(const std::string& path);
-  /// Chooses an entry: a folder (not AGORA) is opened and false returned; a file or an AGORA
-  /// folder becomes the selection and true is returned.
+  /// Chooses an entry: a plain folder is opened and false returned; a file or a folder a
+  /// directory format reads (AGORA) becomes the selection and true is returned.
   bool choose(const BrowserEntry& e);
 
   const std::string& folder() const { return folder_; }

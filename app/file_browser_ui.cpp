@@ -53,7 +53,8 @@ bool listing(FileBrowser& fb) {
   const std::vector<BrowserEntry> entries = fb.entries();
   for (const BrowserEntry& e : entries) {
     const std::string label =
-        (e.folder ? "[" + e.name + "]" + (e.agora ? "  AGORA" : "") : e.name) + "##" + e.path;
+        (e.folder ? "[" + e.name + "]" + (e.data_dir.empty() ? "" : "  " + e.data_dir) : e.name) +
+        "##" + e.path;
     const bool selected = !e.folder && fb.name() == e.name;
     if (ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_AllowDoubleClick)) {
       const bool file = fb.choose(e);

@@ -14,6 +14,7 @@
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/io/format_table.hpp"
 #include "sim/sky/sbdb.hpp"
 #include "sim/units.hpp"
 
@@ -63,8 +64,9 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
           ->check(CLI::IsMember(scene_names()))
           ->group("Scene");
   auto* load = cmd.add_option("--load", o.load,
-                              "load bodies from a file or an AGORA directory (native CSV, plain "
-                              "CSV with a column header x,y,z,vx,vy,vz,m, binary, Tipsy, AGORA)")
+                              "load bodies from a file or directory in a format nbody reads (" +
+                                  io::readable_label_list() +
+                                  "; detected; `nbody convert --help` lists them)")
                    ->check(non_empty())
                    ->group("Scene");
   auto* n = cmd.add_option("-n,--bodies", o.n, "number of bodies for generated scenes (0: default)")
@@ -87,8 +89,9 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->excludes(param)
       ->group("Scene");
   cmd.add_option("--input-units,--tipsy-units", o.input_units,
-                 "units of a file that stores none (Tipsy, plain CSV): henon (default, G = 1), "
-                 "solar, galactic, agora")
+                 "units of a file that stores none (possible for " +
+                     io::format_labels(&io::FormatCaps::units, false) +
+                     "): henon (default, G = 1), solar, galactic, agora")
       ->check(CLI::IsMember(unit_names()))
       ->group("Scene");
   cmd.add_option("--components", o.components,
@@ -527,13 +530,12 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
              "scenes)");
     }
     if (!o.input_units.empty())
-      fail(
-          "--input-units applies to files that store no units (--load of Tipsy or plain CSV), "
-          "not to --scene ",
-          o.scene);
+      fail("--input-units applies to files that store no units (--load of ",
+           io::format_labels(&io::FormatCaps::units, false),
+           " files that have none), not to --scene ", o.scene);
     if (!o.components.empty())
-      fail("--components applies to files loaded with --load (AGORA, Tipsy), not to --scene ",
-           o.scene);
+      fail("--components applies to files loaded with --load (",
+           io::format_labels(&io::FormatCaps::components), "), not to --scene ", o.scene);
     if (sp.n == 0) {
       for (const SceneInfo& s : scene_table())
         if (s.name == o.scene && s.has_n) sp.n = (k.gpu ? gpu_default_n : cpu_default_n);

@@ -6,6 +6,7 @@
 
 #include "sim/collisions.hpp"
 #include "sim/error.hpp"
+#include "sim/io/format_table.hpp"
 #include "sim/lesson.hpp"
 #include "sim/simulation.hpp"
 
@@ -72,8 +73,8 @@ int run_lesson(const LessonRunOptions& opt) {
     out_format = opt.output == "-" ? io::Format::Csv : io::format_from_extension(opt.output);
     if (!opt.output_format.empty()) out_format = io::parse_format(opt.output_format, "--format");
     if (!out_format)
-      fail("--output ", opt.output,
-           ": cannot tell the format from the name (use .csv, .bin, .tipsy/.std or --format)");
+      fail("--output ", opt.output, ": cannot tell the format from the name (",
+           io::extension_help(), "; or give --format)");
     io::check_output(opt.output, *out_format);
   }
   std::FILE* log = opt.output == "-" ? stderr : stdout;

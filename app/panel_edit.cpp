@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "app/gui_logic.hpp"
 #include "app/panel_sections.hpp"
 #include "app/state_file.hpp"
+#include "sim/io/format_table.hpp"
 #include "sim/lesson.hpp"
 #include "sim/palette.hpp"
 
@@ -352,19 +354,37 @@ void delete_selection(Viewer& v) {
   remove_selection(v);
 }
 
+namespace {
+
+// ".csv or .bin/.nbody": the extensions of the formats that hold a saved state
+std::string state_extensions() {
+  std::string out;
+  for (const io::FormatRow* r : io::format_table()) {
+    if (!r->caps.saved_state) continue;
+    std::string e;
+    for (const std::string& x : r->extensions)
+      e += (e.empty() ? "" : "/") + x;
+    out += (out.empty() ? "" : " or ") + e;
+  }
+  return out;
+}
+
+}  // namespace
+
 void files_section(Viewer& v, PanelState& s) {
   FileBrowser& fb = s.browser;
   const char* popup = "Choose a file";
   if (ImGui::Button("Save state ...")) {
     fb.set_mode(FileBrowser::Mode::Save);
     if (fb.folder().empty()) fb.open(".");
-    fb.name() = v.scene().name + ".bin";
+    fb.name() = v.scene().name + io::format_row(io::Format::Binary).extensions.front();
     ImGui::OpenPopup(popup);
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "bodies, time, dt, integrator, kernel and camera, in the native format "
-        "(.bin or .csv)");
+        "bodies, time, dt, integrator, kernel and camera, in a format that holds a "
+        "saved state (%s)",
+        state_extensions().c_str());
   ImGui::SameLine();
   if (ImGui::Button("Load ...")) {
     fb.set_mode(FileBrowser::Mode::Load);
@@ -374,7 +394,8 @@ void files_section(Viewer& v, PanelState& s) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "a saved state (restores time, physics, kernel and camera) or any file "
-        "nbody reads (CSV, binary, Tipsy, AGORA)");
+        "nbody reads (%s)",
+        io::readable_label_list().c_str());
   std::string chosen;
   if (file_browser_modal(popup, fb, chosen)) {
     if (fb.mode() == FileBrowser::Mode::Save) {
@@ -384,8 +405,9 @@ void files_section(Viewer& v, PanelState& s) {
                      save_state_file(chosen, sc, p, t, steps, view);
                    });
     } else {
-      const std::string ext = chosen.size() > 4 ? chosen.substr(chosen.size() - 4) : "";
-      if (ext == ".bin" || ext == ".csv") {
+      // a format that holds a saved state restores the run; any other is loaded as a scene
+      const std::optional<io::Format> f = io::format_from_extension(chosen);
+      if (f && io::format_row(*f).caps.saved_state) {
         v.load_state(chosen);
       } else {
         v.load_path = chosen;

@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include "app/gui_logic.hpp"
+#include "sim/io/format_table.hpp"
 #include "sim/sky/ephemeris.hpp"
 #include "sim/units.hpp"
 
@@ -122,9 +123,9 @@ void scene_section(Viewer& v, PanelState& s) {
 
   ImGui::Separator();
   ImGui::InputText("file", s.load_path, sizeof s.load_path);
-  help_marker(
-      "CSV, native binary, Tipsy (either byte order) or an AGORA directory; the format is "
-      "detected");
+  static const std::string formats =
+      io::readable_label_list() + "; the format is detected from the contents";
+  help_marker(formats.c_str());
   // which particles of an AGORA directory or a Tipsy file: folded away (most files have none)
   if (ImGui::TreeNode("AGORA and Tipsy components")) {
     ImGui::TextUnformatted("AGORA:");

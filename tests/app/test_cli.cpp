@@ -14,7 +14,9 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "sim/io/format_table.hpp"
 #include "tests/test_util.hpp"
 
 namespace {
@@ -576,4 +578,46 @@ TEST_F(Cli, WindowTreeCellsNeedATreeKernel) {
   r = run_window("--scene plummer -n 64 --tree-cells 2 --kernel cpu-barnes-hut --smoke-test 1");
   EXPECT_EQ(r.out.find("--tree-cells"), std::string::npos) << r.out;
   EXPECT_EQ(r.rc, 4) << r.out;
+}
+
+// the format table (sim/io/format_table.hpp) drives the command line: every writable row's name
+// and aliases are choices of convert --to and simulate --format, every row is listed in the
+// help, what convert writes `info` reads back as that row, and an input-only row is refused
+TEST_F(Cli, EveryFormatOfTheTableIsAChoice) {
+  // a small galaxy in physical units, which every writer accepts
+  ASSERT_EQ(
+      run("simulate --kernel cpu-reference --scene disk-galaxy -n 300 --steps 0 -o " + at("g.csv"))
+          .rc,
+      0);
+  const Result help = run("convert --help");
+  const Result sim_help = run("simulate --help");
+  int k = 0;
+  for (const nbody::io::FormatRow* row : nbody::io::format_table()) {
+    SCOPED_TRACE(row->name);
+    EXPECT_NE(help.out.find(row->name), std::string::npos) << help.out;
+    std::vector<std::string> names{row->name};
+    names.insert(names.end(), row->aliases.begin(), row->aliases.end());
+    for (const std::string& name : names) {
+      std::string file = "o";
+      file += std::to_string(k++);
+      if (!row->extensions.empty()) file += row->extensions.front();
+      const std::string out = at(file);
+      Result r = run("convert " + at("g.csv") + " " + out + " --to " + name);
+      if (!row->writable()) {
+        EXPECT_NE(r.rc, 0) << r.out;
+        continue;
+      }
+      ASSERT_EQ(r.rc, 0) << name << ": " << r.out;
+      r = run("info " + out);
+      ASSERT_EQ(r.rc, 0) << r.out;
+      EXPECT_NE(r.out.find(std::string("format:     ") + row->name), std::string::npos) << r.out;
+    }
+    if (!row->writable()) continue;
+    EXPECT_NE(sim_help.out.find(row->name), std::string::npos) << sim_help.out;
+    const std::string out = at(std::string("s_") + row->name);
+    const Result r = run("simulate --kernel cpu-reference --load " + at("g.csv") +
+                         " --steps 1 --format " + row->name + " -o " + out);
+    ASSERT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(std::string("(") + row->name + ")"), std::string::npos) << r.out;
+  }
 }

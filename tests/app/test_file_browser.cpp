@@ -60,8 +60,8 @@ TEST_F(Browser, ListsFoldersThenKnownFilesSortedIgnoringCase) {
   EXPECT_EQ(names(fb), (std::vector<std::string>{"..", "agora_ic", "Alpha", "beta", "A.BIN",
                                                  "b.csv", "c.tipsy", "e.json", "z.std"}));
   EXPECT_TRUE(fb.entries()[0].folder);
-  EXPECT_TRUE(fb.entries()[1].agora);
-  EXPECT_FALSE(fb.entries()[2].agora);
+  EXPECT_EQ(fb.entries()[1].data_dir, "AGORA");
+  EXPECT_TRUE(fb.entries()[2].data_dir.empty());
   EXPECT_EQ(fb.folder(), at("tree"));
 }
 
