@@ -74,7 +74,9 @@ bool FileBrowser::open(const std::string& folder) {
     const std::string name = p.filename().string();
     if (name.empty() || name[0] == '.') continue;  // hidden
     std::error_code e2;
-    BrowserEntry b{name, p.string()};
+    BrowserEntry b;
+    b.name = name;
+    b.path = p.string();
     if (it->is_directory(e2)) {
       b.folder = true;
       if (const io::FormatRow* r = io::directory_format(p.string())) b.data_dir = r->label;
@@ -95,7 +97,7 @@ bool FileBrowser::open(const std::string& folder) {
   std::sort(folders.begin(), folders.end(), by_name);
   std::sort(files.begin(), files.end(), by_name);
   entries_.clear();
-  if (dir.has_relative_path()) entries_.push_back({"..", dir.parent_path().string(), true, {}, 0});
+  if (dir.has_relative_path()) entries_.push_back({"..", dir.parent_path().string(), true, "", 0});
   entries_.insert(entries_.end(), folders.begin(), folders.end());
   entries_.insert(entries_.end(), files.begin(), files.end());
   folder_ = dir.string();

@@ -17,6 +17,8 @@
 
 namespace nbody::io {
 
+/// The formats; each has one row in the format table (sim/io/format_table.hpp), which says
+/// its names, extensions, capabilities, detection, reader and writer.
 enum class Format {
   Csv,          ///< native CSV: header comment with units and G, then x,y,z,vx,vy,vz,m
   Binary,       ///< native little-endian binary
@@ -26,9 +28,10 @@ enum class Format {
   Agora,        ///< AGORA directory: halo.dat, disk.dat, bulge.dat, gas.dat
   Sbdb,         ///< JPL Small-Body Database Query API JSON (read only; see sim/sky/sbdb.hpp)
 };
+/// The row's canonical name: "csv", "bin", "tipsy-xdr", ...
 const char* format_name(Format f);
-/// "csv", "bin", "tipsy" (= XDR), "tipsy-xdr", "tipsy-native", "tipsy-nvidia", "agora", "sbdb";
-/// throws nbody::Error naming `what` otherwise.
+/// A name or alias of a row of the format table, any case ("tipsy" = "tipsy-xdr"); throws
+/// nbody::Error naming `what` and listing the names otherwise.
 Format parse_format(const std::string& s, const std::string& what = "format");
 
 /// What a run was: written into every file that can hold it (CSV and binary headers, an AGORA
@@ -85,8 +88,9 @@ struct SaveOptions {
   std::function<void(const std::string&)> notice;
 };
 
-/// Detects the format of `path` from the directory layout, magic number, Tipsy header
-/// (ndim 1..3 and file size) or extension; throws nbody::Error naming the file when unknown.
+/// Detects the format of `path` with the rows' detect functions (a directory layout, magic
+/// number or header line; a Tipsy header that fits the size; a column header or a .csv name; the
+/// strongest match wins); throws nbody::Error naming the file and why each format did not fit.
 Format detect_format(const std::string& path);
 /// Loads `path` (format detected) into a scene with the file's units, G and default dt/ε.
 Scene load(const std::string& path, const LoadOptions& opt = {});
@@ -181,10 +185,11 @@ void write_agora(const std::string& dir, const Scene& s, const SaveOptions& opt 
 /// (= Tipsy stars and AGORA disk + bulge), dark, all. Throws nbody::Error naming `what`.
 void select_components(LoadOptions& opt, const std::vector<std::string>& names,
                        const std::string& what = "--components");
-/// The file name extensions (lower case, with the dot) and the format each implies: .csv,
-/// .bin/.nbody, .tipsy/.std, .json (an SBDB query result); AGORA is a directory.
+/// Every extension of the format table (lower case, with the dot) and the first row listing it:
+/// .csv, .bin/.nbody, .tipsy/.std, .json (an SBDB query result); AGORA is a directory.
 const std::vector<std::pair<std::string, Format>>& extension_table();
-/// Format implied by a file name's extension (.csv, .bin/.nbody, .tipsy/.std), if any.
+/// The writable format a file name's extension implies (.csv, .bin/.nbody, .tipsy/.std), if any;
+/// an input-only format (.json) is found by its contents only.
 std::optional<Format> format_from_extension(const std::string& path);
 
 /// Summary of a file for `nbody info`.

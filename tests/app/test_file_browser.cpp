@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 
 #include "app/file_browser.hpp"
+#include "sim/io/format_table.hpp"
 
 namespace {
 
@@ -144,4 +146,30 @@ TEST_F(Browser, CorruptRecentFileIsIgnoredWithANotice) {
   EXPECT_NE(fb.message().find("recent.json"), std::string::npos) << fb.message();
   EXPECT_TRUE(fb.remember(at("tree/b.csv")));
   EXPECT_EQ(FileBrowser().recent().size(), 1u);
+}
+
+// the browser lists a file of every extension of the format table and marks every folder a
+// directory format reads with its label: a new format shows up without touching the browser
+TEST_F(Browser, ListsEveryFormatOfTheTable) {
+  fs::create_directories(root_ / "all");
+  std::vector<std::string> expected;
+  for (const nbody::io::FormatRow* r : nbody::io::format_table()) {
+    for (const std::string& e : r->extensions) {
+      touch("all/f" + e);
+      expected.push_back("f" + e);
+    }
+  }
+  FileBrowser fb(std::vector<std::string>{}, at("config/recent.json"));
+  ASSERT_TRUE(fb.open(at("all")));
+  std::vector<std::string> listed = names(fb);
+  for (const std::string& f : expected)
+    EXPECT_NE(std::find(listed.begin(), listed.end(), f), listed.end()) << f;
+  // the AGORA folder of the fixture, by the label of its row
+  ASSERT_TRUE(fb.open(at("tree")));
+  const BrowserEntry* agora = nullptr;
+  for (const BrowserEntry& e : fb.entries())
+    if (e.name == "agora_ic") agora = &e;
+  ASSERT_NE(agora, nullptr);
+  EXPECT_EQ(agora->data_dir, nbody::io::format_row(nbody::io::Format::Agora).label);
+  EXPECT_TRUE(fb.choose(*agora));
 }
