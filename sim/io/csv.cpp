@@ -10,7 +10,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 
 namespace nbody::io {

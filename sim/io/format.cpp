@@ -10,7 +10,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/sky/sbdb.hpp"
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <random>
 
-#include "app/file_browser.hpp"
+#include "app/core/file_browser.hpp"
 
 namespace {
 
