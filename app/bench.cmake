@@ -1,1 +1,1 @@
-target_sources(nbody PRIVATE cmd_bench.cpp)
+target_sources(nbody PRIVATE cli/cmd_bench.cpp)

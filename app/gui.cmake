@@ -6,25 +6,25 @@ pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)
 find_package(OpenGL REQUIRED COMPONENTS EGL)
 
 add_library(nbody_gui STATIC
-  gui_viewer.cpp
-  gui_logic.cpp
-  sim_runner.cpp
-  sim_runner_edit.cpp
-  sim_runner_monitors.cpp
-  viewer_edit.cpp
-  gestures.cpp
-  startup.cpp
-  egl_context.cpp
-  headless.cpp
-  movie_pipe.cpp
-  recorder.cpp
+  window/gui_viewer.cpp
+  window/gui_logic.cpp
+  runner/sim_runner.cpp
+  runner/sim_runner_edit.cpp
+  runner/sim_runner_monitors.cpp
+  window/viewer_edit.cpp
+  window/gestures.cpp
+  window/startup.cpp
+  window/egl_context.cpp
+  window/headless.cpp
+  window/movie_pipe.cpp
+  window/recorder.cpp
 )
 find_package(Threads REQUIRED)
 target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim nbody_app_core OpenGL::EGL Threads::Threads
   PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
 
-target_sources(nbody PRIVATE gui_window.cpp gui_panel.cpp panel_widgets.cpp panel_scene.cpp
-  panel_physics.cpp panel_display.cpp panel_health.cpp panel_classroom.cpp panel_edit.cpp
-  cmd_render.cpp file_browser_ui.cpp)
+target_sources(nbody PRIVATE window/gui_window.cpp panel/gui_panel.cpp panel/panel_widgets.cpp panel/panel_scene.cpp
+  panel/panel_physics.cpp panel/panel_display.cpp panel/panel_health.cpp panel/panel_classroom.cpp panel/panel_edit.cpp
+  cli/cmd_render.cpp window/file_browser_ui.cpp)
 target_compile_definitions(nbody PRIVATE NBODY_WITH_GUI=1)
 target_link_libraries(nbody PRIVATE nbody_gui PkgConfig::IMGUI PkgConfig::GLFW)

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace nbody::test {
 

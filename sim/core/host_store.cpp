@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "sim/external_field_host.hpp"
+#include "sim/forces/external_field_host.hpp"
 #include "sim/forces/post_newtonian.hpp"
 #include "sim/integrators/integrator.hpp"
 
@@ -128,7 +128,7 @@ void HostStore<T>::run_forces(const SimParams& p, int threads) {
            {}};
   kernel_->forces(p, *this, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads,
                   work_);
-  // the rigid halos' field, after every kernel's own forces (sim/external_field.hpp)
+  // the rigid halos' field, after every kernel's own forces (sim/forces/external_field.hpp)
   if (!halos_.empty())
     apply_external_field<T>(make_external_field(halos_, p.G), anchor_.data(),
                             static_cast<long>(size()), x_.data(), y_.data(), z_.data(), m_.data(),

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 
 namespace nbody {
 

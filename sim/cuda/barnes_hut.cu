@@ -19,10 +19,10 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "sim/core/error.hpp"
 #include "sim/cuda/barnes_hut.hpp"
 #include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
-#include "sim/error.hpp"
 #include "sim/tree/tree_math.hpp"
 
 namespace nbody::cuda {

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 #include "sim/cuda/cuda_check.cuh"
 
 namespace nbody::cuda {

@@ -5,9 +5,9 @@
 
 #include <sstream>
 
+#include "sim/core/error.hpp"
 #include "sim/cuda/common.cuh"
 #include "sim/cuda/kernel_rows.hpp"
-#include "sim/error.hpp"
 
 namespace nbody {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 
 namespace nbody {
 

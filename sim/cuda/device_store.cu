@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/core/error.hpp"
 #include "sim/cuda/map_binning.hpp"
-#include "sim/error.hpp"
-#include "sim/external_field.hpp"
+#include "sim/forces/external_field.hpp"
 #include "sim/forces/post_newtonian.hpp"
 #include "sim/integrators/integrator.hpp"
 
@@ -175,7 +175,8 @@ __global__ void __launch_bounds__(1024)
   image[i] = map_value(counts[i], stats[0], scale);
 }
 
-// ---- rigid halos (sim/external_field.hpp): the same halo_field() and anchor_accel() as the CPU
+// ---- rigid halos (sim/forces/external_field.hpp): the same halo_field() and anchor_accel() as the
+// CPU
 
 // the user's indices of the halos' anchors (by value)
 struct Anchors {
@@ -465,7 +466,7 @@ void DeviceStore<T>::run_forces(const SimParams& p) {
            info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
            {}};
   kernel_->forces(p, T(p.G), T(p.softening * p.softening), work_);
-  // the rigid halos' field, after every kernel's own forces (sim/external_field.hpp)
+  // the rigid halos' field, after every kernel's own forces (sim/forces/external_field.hpp)
   if (!halos_.empty()) external_field(p);
 }
 

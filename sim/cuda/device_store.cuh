@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 #include "sim/cuda/common.cuh"
 #include "sim/cuda/device_buffer.cuh"
 

@@ -2,7 +2,7 @@
 // Table rows of the GPU kernels, one per .cu file (naive.cu, tiled.cu, tiled2d.cu, barnes_hut.cu,
 // pairwise.cu).
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 
 namespace nbody::cuda {
 

@@ -4,7 +4,7 @@
 // clamped to D - 1; bodies outside [min, max] (or NaN) are not counted. Plain C++ that nvcc also
 // compiles for the device.
 
-#include "sim/activity_map.hpp"
+#include "sim/analysis/activity_map.hpp"
 
 #ifdef __CUDACC__
 #define NBODY_HOST_DEVICE __host__ __device__

@@ -25,10 +25,10 @@
 #include <thread>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/cuda/cuda_kernels.hpp"
 #include "sim/cuda/device_store.cuh"
 #include "sim/cuda/nccl_check.cuh"
-#include "sim/error.hpp"
 
 namespace nbody {
 

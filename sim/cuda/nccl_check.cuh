@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace nbody::cuda {
 

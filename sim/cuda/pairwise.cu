@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
+#include "sim/core/error.hpp"
 #include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
-#include "sim/error.hpp"
 
 namespace nbody::cuda {
 namespace {

@@ -5,10 +5,10 @@
 #include <memory>
 #include <type_traits>
 
+#include "sim/core/error.hpp"
 #include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 #include "sim/cuda/variants.cuh"
-#include "sim/error.hpp"
 
 namespace nbody::cuda {
 

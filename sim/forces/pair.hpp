@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-#include "sim/hd.hpp"
+#include "sim/core/hd.hpp"
 
 namespace nbody {
 

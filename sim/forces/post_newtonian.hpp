@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/hd.hpp"
-#include "sim/params.hpp"
+#include "sim/core/hd.hpp"
+#include "sim/core/params.hpp"
 
 namespace nbody {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/params.hpp"
+#include "sim/core/params.hpp"
 
 namespace nbody {
 

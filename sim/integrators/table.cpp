@@ -1,6 +1,6 @@
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/integrators/integrator.hpp"
 
 namespace nbody {

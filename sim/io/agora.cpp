@@ -17,7 +17,7 @@
 
 #include <cerrno>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/io/format_table.hpp"
 

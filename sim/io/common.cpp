@@ -13,7 +13,7 @@
 
 #include <cerrno>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 
 namespace nbody::io {

@@ -11,7 +11,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/io/format_table.hpp"
 

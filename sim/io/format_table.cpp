@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 
 namespace nbody::io {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 
 namespace nbody::io {

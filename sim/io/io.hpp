@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/scene.hpp"
+#include "sim/core/scene.hpp"
 
 namespace nbody::io {
 

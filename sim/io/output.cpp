@@ -16,7 +16,7 @@
 #include <csignal>
 #include <filesystem>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 
 namespace nbody::io {

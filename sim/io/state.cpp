@@ -2,7 +2,7 @@
 // native CSV or binary format.
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/io/format_table.hpp"
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <ostream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/io/format_table.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Internals shared by the scene generators: a portable seeded RNG, parameter lookup and small
-// vector helpers. Not part of the public interface (see sim/scene.hpp).
+// vector helpers. Not part of the public interface (see sim/core/scene.hpp).
 
 #include <array>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scene.hpp"
+#include "sim/core/scene.hpp"
 
 namespace nbody::scenes {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/scenes/common.hpp"
 
 namespace nbody::scenes {
@@ -201,7 +201,7 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
 
   const GalaxyCounts counts = galaxy_counts(g, n);
   const std::size_t nd = counts.disk, nb = counts.bulge, nh = counts.halo;
-  // the rigid halo's own profile (the field every kernel adds, sim/external_field.hpp)
+  // the rigid halo's own profile (the field every kernel adds, sim/forces/external_field.hpp)
   const RigidHalo rigid = g.rigid_halo(0);
   const ExternalField field = make_external_field({rigid}, 1.0);
   auto halo_enclosed = [&](double r) {

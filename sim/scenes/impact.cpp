@@ -1,6 +1,6 @@
 // planet-into-jupiter: an Earth-mass planet on a collision course with Jupiter and its Galilean
-// moons (issue 19), to show collisions as mergers (sim/collisions.hpp). The Sun is left out: its
-// tide at 0.03 AU from Jupiter is 2% of Jupiter's pull, and the fall lasts days.
+// moons (issue 19), to show collisions as mergers (sim/edit/collisions.hpp). The Sun is left out:
+// its tide at 0.03 AU from Jupiter is 2% of Jupiter's pull, and the fall lasts days.
 #include <algorithm>
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/scenes/common.hpp"
 
 namespace nbody {
@@ -52,7 +52,7 @@ Params::Params(const SceneInfo& info, const SceneParams& p)
            "in [", row->min, ", ", row->max, "] (got ", value, ")");
   }
   // n applies to scenes with a user-chosen N; fixed scenes ignore it (the command line refuses
-  // it, app/launch.cpp)
+  // it, app/core/launch.cpp)
   n_ = info.has_n ? (p.n == 0 ? info.default_n : p.n) : 0;
   if (info.has_n && p.n != 0 && (p.n < 2 || p.n > (std::size_t{1} << 26)))
     fail("scene '", info.name, "': parameter 'n' must be in [2, ", std::size_t{1} << 26, "] (got ",

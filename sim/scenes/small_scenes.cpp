@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/scenes/common.hpp"
 #include "sim/sky/ephemeris.hpp"
 

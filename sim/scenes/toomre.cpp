@@ -16,7 +16,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/scenes/common.hpp"
 
 namespace nbody::scenes {

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace nbody::sky {
 

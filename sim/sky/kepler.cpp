@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace nbody::sky {
 

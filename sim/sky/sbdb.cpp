@@ -13,7 +13,7 @@
 #include <set>
 #include <string_view>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
 
 namespace nbody::sky {

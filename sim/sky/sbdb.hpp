@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/bodies.hpp"
-#include "sim/scene.hpp"
+#include "sim/core/bodies.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/sky/kepler.hpp"
 
 namespace nbody::sky {

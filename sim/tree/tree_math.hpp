@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "sim/hd.hpp"
+#include "sim/core/hd.hpp"
 
 namespace nbody::tree {
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <random>
 
-#include "app/file_browser.hpp"
+#include "app/core/file_browser.hpp"
 #include "sim/io/format_table.hpp"
 
 namespace {

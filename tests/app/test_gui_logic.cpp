@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "app/gui_logic.hpp"
-#include "sim/scene.hpp"
-#include "sim/units.hpp"
+#include "app/window/gui_logic.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/core/units.hpp"
 
 using namespace nbody;
 using namespace nbody::app;

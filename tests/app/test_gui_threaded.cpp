@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 #include "tests/test_util.hpp"
 
 namespace {

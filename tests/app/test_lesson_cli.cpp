@@ -13,7 +13,7 @@
 #include <string>
 
 #include "sim/io/io.hpp"
-#include "sim/lesson.hpp"
+#include "sim/lesson/lesson.hpp"
 #include "tests/test_util.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/movie_pipe.hpp"
+#include "app/window/movie_pipe.hpp"
 
 namespace fs = std::filesystem;
 using nbody::app::MoviePipe;

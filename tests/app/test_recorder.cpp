@@ -10,8 +10,8 @@
 #include <iterator>
 #include <string>
 
-#include "app/recorder.hpp"
-#include "sim/error.hpp"
+#include "app/window/recorder.hpp"
+#include "sim/core/error.hpp"
 
 namespace fs = std::filesystem;
 using nbody::app::crop;

@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
-#include "app/sim_runner.hpp"
-#include "sim/scene.hpp"
+#include "app/runner/sim_runner.hpp"
+#include "sim/core/scene.hpp"
 
 using namespace nbody;
 using namespace nbody::app;

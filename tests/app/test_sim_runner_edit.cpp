@@ -9,12 +9,12 @@
 #include <memory>
 #include <string>
 
-#include "app/sim_runner.hpp"
-#include "app/state_file.hpp"
-#include "sim/backend.hpp"
-#include "sim/error.hpp"
-#include "sim/lesson.hpp"
-#include "sim/scene.hpp"
+#include "app/core/state_file.hpp"
+#include "app/runner/sim_runner.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/lesson/lesson.hpp"
 
 using namespace nbody;
 using namespace nbody::app;

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <random>
 
-#include "app/state_file.hpp"
-#include "sim/backend.hpp"
+#include "app/core/state_file.hpp"
+#include "sim/core/backend.hpp"
 
 namespace {
 

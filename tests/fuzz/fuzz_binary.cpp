@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

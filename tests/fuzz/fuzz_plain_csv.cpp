@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/io.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/sky/kepler.hpp"
 #include "sim/sky/sbdb.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "app/egl_context.hpp"
+#include "app/window/egl_context.hpp"
 #include "render/capture.hpp"
 #include "render/cell_boxes.hpp"
 #include "render/offscreen.hpp"

@@ -8,14 +8,14 @@
 
 #include <glm/glm.hpp>
 
-#include "app/egl_context.hpp"
-#include "app/gui_viewer.hpp"
+#include "app/window/egl_context.hpp"
+#include "app/window/gui_viewer.hpp"
 #include "render/capture.hpp"
 #include "render/gl_debug.hpp"
 #include "render/offscreen.hpp"
 #include "render/shader.hpp"
-#include "sim/backend.hpp"
-#include "sim/scene.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 
 using namespace nbody;
 

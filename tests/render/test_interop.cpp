@@ -7,12 +7,12 @@
 #include <memory>
 #include <vector>
 
-#include "app/egl_context.hpp"
+#include "app/window/egl_context.hpp"
 #include "render/interop.hpp"
 #include "render/particle_renderer.hpp"
-#include "sim/backend.hpp"
-#include "sim/scene.hpp"
-#include "sim/simulation.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/core/simulation.hpp"
 
 using namespace nbody;
 

@@ -10,13 +10,13 @@
 
 #include <glm/glm.hpp>
 
-#include "app/egl_context.hpp"
-#include "app/gestures.hpp"
-#include "app/gui_viewer.hpp"
+#include "app/window/egl_context.hpp"
+#include "app/window/gestures.hpp"
+#include "app/window/gui_viewer.hpp"
 #include "render/capture.hpp"
 #include "render/offscreen.hpp"
-#include "sim/backend.hpp"
-#include "sim/scene.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 
 using namespace nbody;
 

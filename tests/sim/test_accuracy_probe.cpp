@@ -6,8 +6,8 @@
 #include <cmath>
 #include <thread>
 
-#include "sim/accuracy_probe.hpp"
-#include "sim/error.hpp"
+#include "sim/analysis/accuracy_probe.hpp"
+#include "sim/core/error.hpp"
 #include "tests/test_util.hpp"
 
 using namespace nbody;

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/activity_map.hpp"
-#include "sim/error.hpp"
+#include "sim/analysis/activity_map.hpp"
+#include "sim/core/error.hpp"
 #include "tests/test_util.hpp"
 
 using namespace nbody;

@@ -1,11 +1,11 @@
-#include "sim/bodies.hpp"
+#include "sim/core/bodies.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 
 using namespace nbody;
 

@@ -1,11 +1,11 @@
-#include "sim/body_card.hpp"
+#include "sim/edit/body_card.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/units.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 using namespace nbody;
 

@@ -1,4 +1,4 @@
-#include "sim/collisions.hpp"
+#include "sim/edit/collisions.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/simulation.hpp"
-#include "sim/units.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/simulation.hpp"
+#include "sim/core/units.hpp"
 
 using namespace nbody;
 

@@ -11,9 +11,9 @@
 #include <random>
 #include <vector>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/scene.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/tree/octree.hpp"
 #include "tests/sim/scenes/evolve.hpp"
 #include "tests/test_util.hpp"

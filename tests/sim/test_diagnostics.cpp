@@ -1,4 +1,4 @@
-#include "sim/diagnostics.hpp"
+#include "sim/analysis/diagnostics.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "sim/edit.hpp"
+#include "sim/edit/edit.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/units.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 #include "tests/test_util.hpp"
 
 using namespace nbody;

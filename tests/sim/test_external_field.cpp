@@ -1,5 +1,5 @@
-// Rigid halos (sim/external_field.hpp): the profiles against their formulas, the field as the
-// gradient of the potential, every CPU kernel against the double reference with halos, and
+// Rigid halos (sim/forces/external_field.hpp): the profiles against their formulas, the field as
+// the gradient of the potential, every CPU kernel against the double reference with halos, and
 // conservation of momentum and energy with two moving halos and massive bodies.
 
 #include <gtest/gtest.h>
@@ -7,11 +7,11 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/external_field.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/forces/external_field.hpp"
 #include "sim/io/io.hpp"
-#include "sim/scene.hpp"
 
 namespace nbody {
 namespace {

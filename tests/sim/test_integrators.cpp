@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/core/simulation.hpp"
 #include "sim/integrators/integrator.hpp"
-#include "sim/scene.hpp"
-#include "sim/simulation.hpp"
 
 using namespace nbody;
 

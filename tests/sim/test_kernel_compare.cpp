@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
-#include "sim/kernel_compare.hpp"
+#include "sim/analysis/kernel_compare.hpp"
+#include "sim/core/backend.hpp"
 
 using namespace nbody;
 

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
-#include "sim/error.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
 #include "tests/test_util.hpp"
 
 using namespace nbody;

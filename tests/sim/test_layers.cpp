@@ -8,7 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 
 using namespace nbody;
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/error.hpp"
-#include "sim/lesson.hpp"
+#include "sim/core/error.hpp"
+#include "sim/lesson/lesson.hpp"
 #include "tests/test_util.hpp"
 
 using namespace nbody;

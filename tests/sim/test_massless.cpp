@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "sim/backend.hpp"
-#include "sim/scene.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 
 namespace nbody {
 namespace {

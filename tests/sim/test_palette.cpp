@@ -1,11 +1,11 @@
-#include "sim/palette.hpp"
+#include "sim/edit/palette.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "sim/body_card.hpp"
-#include "sim/units.hpp"
+#include "sim/core/units.hpp"
+#include "sim/edit/body_card.hpp"
 
 using namespace nbody;
 

@@ -1,11 +1,11 @@
-#include "sim/params.hpp"
+#include "sim/core/params.hpp"
 
 #include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "tests/test_util.hpp"
 
 using namespace nbody;

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <random>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
 #include "tests/sim/scenes/evolve.hpp"
 
 namespace nbody {

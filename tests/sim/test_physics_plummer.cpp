@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/scene.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 #include "tests/sim/scenes/evolve.hpp"
 
 namespace nbody {

@@ -1,4 +1,4 @@
-#include "sim/preview.hpp"
+#include "sim/edit/preview.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/units.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 using namespace nbody;
 

@@ -1,11 +1,11 @@
-#include "sim/simulation.hpp"
+#include "sim/core/simulation.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/units.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 using namespace nbody;
 

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/simulation.hpp"
-#include "sim/units.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/simulation.hpp"
+#include "sim/core/units.hpp"
 
 using namespace nbody;
 

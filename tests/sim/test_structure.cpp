@@ -7,8 +7,8 @@
 #include <cmath>
 #include <random>
 
-#include "sim/error.hpp"
-#include "sim/structure.hpp"
+#include "sim/analysis/structure.hpp"
+#include "sim/core/error.hpp"
 
 namespace nbody {
 namespace {

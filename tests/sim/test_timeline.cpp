@@ -1,4 +1,4 @@
-#include "sim/timeline.hpp"
+#include "sim/edit/timeline.hpp"
 
 #include <cstring>
 

@@ -1,10 +1,10 @@
-#include "sim/units.hpp"
+#include "sim/core/units.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 
 using namespace nbody;
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 
 namespace nbody {
 

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
+#include "sim/core/backend.hpp"
 
 namespace nbody::test {
 

@@ -1,9 +1,9 @@
 // The GPU activity map agrees exactly with the CPU reference on counts.
 #include <gtest/gtest.h>
 
-#include "sim/activity_map.hpp"
-#include "sim/backend.hpp"
-#include "sim/error.hpp"
+#include "sim/analysis/activity_map.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 
 using namespace nbody;

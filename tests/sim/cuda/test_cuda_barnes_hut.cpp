@@ -18,11 +18,11 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/cuda/barnes_hut.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/error.hpp"
-#include "sim/scene.hpp"
 #include "sim/tree/tree_math.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 

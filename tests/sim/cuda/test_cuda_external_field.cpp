@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/diagnostics.hpp"
+#include "sim/analysis/diagnostics.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 
 namespace nbody {

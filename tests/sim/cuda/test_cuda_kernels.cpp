@@ -11,10 +11,10 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/error.hpp"
-#include "sim/scene.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 
 using namespace nbody;

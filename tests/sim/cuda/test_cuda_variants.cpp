@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
-#include "sim/error.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 
 using namespace nbody;

@@ -13,10 +13,10 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backend.hpp"
-#include "sim/error.hpp"
-#include "sim/scene.hpp"
-#include "sim/simulation.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/core/simulation.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 
 using namespace nbody;

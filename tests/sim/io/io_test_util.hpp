@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/io.hpp"
 #include "tests/test_util.hpp"
 

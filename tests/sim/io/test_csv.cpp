@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
 #include "sim/io/io.hpp"
 #include "tests/test_util.hpp"
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "io_test_util.hpp"
-#include "sim/simulation.hpp"
+#include "sim/core/simulation.hpp"
 
 using namespace iotest;
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/backend.hpp"
-#include "sim/bodies.hpp"
-#include "sim/params.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/bodies.hpp"
+#include "sim/core/params.hpp"
 
 namespace nbody::testing {
 

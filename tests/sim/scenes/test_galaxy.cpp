@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/error.hpp"
-#include "sim/external_field.hpp"
-#include "sim/scene.hpp"
-#include "sim/structure.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/analysis/structure.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
+#include "sim/forces/external_field.hpp"
 #include "tests/sim/scenes/evolve.hpp"
 
 namespace nbody {

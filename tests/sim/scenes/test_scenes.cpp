@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/diagnostics.hpp"
-#include "sim/error.hpp"
-#include "sim/scene.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/scenes/common.hpp"
 #include "tests/test_util.hpp"
 

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/backend.hpp"
-#include "sim/diagnostics.hpp"
+#include "sim/analysis/diagnostics.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/io/io.hpp"
-#include "sim/scene.hpp"
 #include "tests/sim/scenes/evolve.hpp"
 
 namespace nbody {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <string>
 
-#include "sim/backend.hpp"
-#include "sim/scene.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 #include "tests/sim/scenes/evolve.hpp"
 #include "tests/test_util.hpp"
 

@@ -18,8 +18,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/backend.hpp"
-#include "sim/scene.hpp"
+#include "sim/core/backend.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/sky/ephemeris.hpp"
 #include "sim/sky/kepler.hpp"
 #include "tests/test_util.hpp"

@@ -12,9 +12,9 @@
 #include <string>
 #include <tuple>
 
-#include "sim/error.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/scene.hpp"
 #include "sim/io/io.hpp"
-#include "sim/scene.hpp"
 #include "sim/sky/ephemeris.hpp"
 #include "sim/sky/kepler.hpp"
 #include "sim/sky/sbdb.hpp"

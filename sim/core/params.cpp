@@ -1,0 +1,54 @@
+#include "sim/core/params.hpp"
+
+#include <cmath>
+
+#include "sim/core/error.hpp"
+#include "sim/integrators/integrator.hpp"
+
+namespace nbody {
+
+const char* precision_name(Precision p) {
+  return p == Precision::Double ? "double" : "float";
+}
+
+Precision parse_precision(const std::string& s, const std::string& what) {
+  if (s == "float" || s == "single" || s == "fp32") return Precision::Float;
+  if (s == "double" || s == "fp64") return Precision::Double;
+  fail(what, ": unknown precision '", s, "' (allowed: float, double)");
+}
+
+// the integrators' names and costs are their rows' (sim/integrators/)
+const char* integrator_name(Integrator i) {
+  return find_integrator(i).name.c_str();
+}
+
+Integrator parse_integrator(const std::string& s, const std::string& what) {
+  return find_integrator(s, what).id;
+}
+
+int force_evaluations(Integrator i) {
+  return find_integrator(i).force_evaluations;
+}
+
+void validate(const PhysicsParams& p) {
+  if (!std::isfinite(p.dt) || p.dt == 0)
+    fail("dt must be finite and not 0 (got ", p.dt, "; < 0 runs time backwards)");
+  if (p.dt < 0 && !find_integrator(p.integrator).time_reversible)
+    fail("dt < 0 (time backwards) needs a time-reversible integrator; ",
+         find_integrator(p.integrator).name, " is not (got dt = ", p.dt, ")");
+  if (!std::isfinite(p.softening) || p.softening < 0)
+    fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
+  if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
+  (void)find_integrator(p.integrator);  // throws for a value with no row
+  if (p.post_newtonian && (!std::isfinite(p.speed_of_light) || !(p.speed_of_light > 0)))
+    fail("post-Newtonian correction needs the speed of light > 0 in the scene's units (got ",
+         p.speed_of_light, "); the solar units have it");
+}
+
+void validate(const SimParams& p) {
+  validate(p.physics());
+  if (p.gpus < 0) fail("gpus must be >= 0 (0 = all; got ", p.gpus, ")");
+  if (p.steps_per_frame < 1) fail("steps per frame must be >= 1 (got ", p.steps_per_frame, ")");
+}
+
+}  // namespace nbody
