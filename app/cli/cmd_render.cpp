@@ -94,11 +94,8 @@ class RenderOverlays {
   ImGuiContext* context_ = nullptr;
 };
 
-}  // namespace
-
-void register_gui_commands(CLI::App& app) {
-  // window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
-  GuiOptions& g = gui_options();
+// the window's options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
+void add_window_options(CLI::App& app, GuiOptions& g) {
   app.add_option("--width", g.width,
                  "window width (default: the last size, else 1600, within the screen's work area)")
       ->check(CLI::Range(320, 16384))
@@ -162,6 +159,10 @@ void register_gui_commands(CLI::App& app) {
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");
+}
+
+// recording the window: `nbody --record out.mp4 --caption "..."`
+void add_recording_options(CLI::App& app, GuiOptions& g) {
   app.add_option("--record", g.record,
                  "record from the first frame until quit: PNG frames into a folder, or a movie "
                  "when PATH ends in .mp4 (ffmpeg); the view right of the panel, as shown")
@@ -183,8 +184,10 @@ void register_gui_commands(CLI::App& app) {
       ->check(CLI::Range(1, 240))
       ->capture_default_str()
       ->group("Recording");
+}
 
-  // nbody render
+// nbody render: frames offscreen through EGL
+void add_render_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "render",
       "Render frames offscreen (EGL, no display needed) to PNG files plus summary.json with "
@@ -279,6 +282,15 @@ void register_gui_commands(CLI::App& app) {
     bar->finish();
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
+}
+
+}  // namespace
+
+void register_gui_commands(CLI::App& app) {
+  GuiOptions& g = gui_options();
+  add_window_options(app, g);
+  add_recording_options(app, g);
+  add_render_command(app);
 }
 
 }  // namespace nbody::app
