@@ -54,6 +54,20 @@ SimParams params_for_kernel(const SimParams& p, const std::string& kernel) {
   return q;
 }
 
+std::vector<std::size_t> inspected(const SimControls& c) {
+  std::vector<std::size_t> out;
+  for (const auto* list : {&c.pinned, &c.selection})
+    for (std::size_t i : *list)
+      if (out.size() < 16 && std::find(out.begin(), out.end(), i) == out.end()) out.push_back(i);
+  return out;
+}
+
+int trail_every(double span, double dt) {
+  dt = std::abs(dt);
+  if (!(span > 0) || !(dt > 0)) return 1;
+  return std::max(1, static_cast<int>(std::lround(span / (kTrailLength * dt))));
+}
+
 namespace {
 
 // scenes up to this size publish host positions (trails, labels, follow, picking)
@@ -460,7 +474,7 @@ void SimRunner::run_batch(const SimControls& c, long long steps) {
   bool device = sim_->size() > kHostPathMaxN && c.device_output_ok && !staging_failed_ &&
                 sim_->backend().supports_device_output();
   bool trails = c.trails && sim_->size() <= kHostPathMaxN;
-  int every = std::max(1, c.trail_every);
+  int every = trail_every(c.trail_span, p.dt);
   if (trail_phase_ >= every) trail_phase_ = 0;
   {
     std::lock_guard lk(mutex_);

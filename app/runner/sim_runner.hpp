@@ -51,14 +51,16 @@ struct StructureSample {
   std::vector<GroupStructure> groups;
 };
 
-/// Settings the UI pushes every frame (continuous values; no structural change).
+/// The simulation's part of the panel's settings (app/window/controls.hpp): continuous values,
+/// no structural change. The window owns them inside its `Controls` and hands them over whole
+/// every frame; the simulation thread reads its copy between batches.
 struct SimControls {
   int steps_per_frame = 1;  ///< steps of an inline batch (the headless renderer, tests)
   bool paused = false;
   double speed = 0;        ///< simulated time per real second (threaded runs)
   bool max_speed = false;  ///< as many steps as the kernel manages (threaded runs)
-  bool trails = false;     ///< sample host positions for trails
-  int trail_every = 1;     ///< steps between trail samples
+  bool trails = false;     ///< sample host positions for trails (scenes up to 2,048 bodies)
+  double trail_span = 0;   ///< simulated time a trail covers (trail_every() spaces the samples)
   bool map_enabled = false;
   bool map_follow = true;  ///< refit the map bounds to the bodies about once a second
   ActivityMapParams map;
@@ -67,14 +69,25 @@ struct SimControls {
   bool tree_boxes = false;         ///< publish the tree kernel's cells for the wireframe
   int tree_depth = 4;              ///< deepest level of cells published
   double debug_step_delay_ms = 0;  ///< sleeps this long per batch (tests of a slow step)
-  bool device_output_ok = false;   ///< the UI can map its buffers (device staging path allowed)
+  /// The window can map its buffers (device staging path allowed); set by the window when its
+  /// data path changes, not by the panel.
+  bool device_output_ok = false;
   // hands on (issue 19)
-  std::vector<std::size_t> inspect;  ///< bodies whose cards are published (selected, pinned)
-  bool merge = false;                ///< merge bodies that touch, before every batch
+  std::vector<std::size_t> selection;  ///< selected bodies: highlighted, their cards published
+  std::vector<std::size_t> pinned;     ///< bodies whose cards stay open
+  bool merge = false;                  ///< merge bodies that touch, before every batch
   MergeRule merge_rule;
   std::optional<BodySpec> probe;  ///< a body being placed: its predicted path is published
-  std::size_t timeline_budget = std::size_t(256) << 20;  ///< bytes of kept snapshots
+  int timeline_budget_mb = 256;   ///< memory the timeline's snapshots may take
 };
+
+/// The bodies whose cards the simulation measures: the pinned, then the selected ones (at most
+/// 16, no repeats).
+std::vector<std::size_t> inspected(const SimControls& c);
+/// Steps between trail samples so that kTrailLength samples cover `span` at step `dt`.
+int trail_every(double span, double dt);
+/// Samples a trail keeps.
+inline constexpr int kTrailLength = 1000;
 
 /// Which bodies a Select request chooses: the one drawn nearest a point, or all in a box, as
 /// projected by `view_proj` into a width×height view (pixels, origin top-left).

@@ -214,8 +214,9 @@ void SimRunner::merge_touching_bodies(const SimControls& c) {
 }
 
 void SimRunner::record_timeline(const SimControls& c) {
-  timeline_.set_budget(c.timeline_budget);
-  if (!(active_.dt > 0) || c.timeline_budget == 0) return;  // not while running backwards
+  const std::size_t budget = static_cast<std::size_t>(std::max(c.timeline_budget_mb, 0)) << 20;
+  timeline_.set_budget(budget);
+  if (!(active_.dt > 0) || budget == 0) return;  // not while running backwards
   const double now = now_seconds();
   const double every = std::max(kRecordEveryS, record_cost_s_ / kRecordShare);
   if (last_record_ > 0 && now - last_record_ < every) return;
@@ -260,18 +261,19 @@ void SimRunner::update_cards(const SimControls& c, bool force) {
     }
   }
   // the cards of the inspected bodies
-  if (c.inspect.empty()) {
+  const std::vector<std::size_t> inspect = inspected(c);
+  if (inspect.empty()) {
     cards_.clear();
     cards_of_.clear();
     return;
   }
   const double every = sim_->size() <= kCardsFastN ? kCardsFastS : kCardsSlowS;
-  if (!force && c.inspect == cards_of_ && now - last_cards_ < every) return;
+  if (!force && inspect == cards_of_ && now - last_cards_ < every) return;
   last_cards_ = now;
-  cards_of_ = c.inspect;
+  cards_of_ = inspect;
   cards_.clear();
   const Scene& cur = sim_->current();
-  for (std::size_t i : c.inspect) {
+  for (std::size_t i : inspect) {
     if (i >= cur.bodies.size()) continue;
     try {
       cards_.push_back(body_card(cur, i, active_.G, active_.softening));

@@ -443,19 +443,19 @@ int run_gui(const LaunchOptions& launch_options_in) {
   Viewer viewer(launch.scene, launch.params, !opt.no_interop, true, launch.override);
   if (launch.lesson) viewer.play_lesson(launch.lesson, false);
   if (launch_options.steps_per_frame > 1)
-    viewer.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
-  viewer.debug_step_delay_ms = opt.debug_step_delay_ms;
+    viewer.controls.sim.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
+  viewer.controls.sim.debug_step_delay_ms = opt.debug_step_delay_ms;
   if (opt.tree_cells >= 0) {
-    viewer.tree_boxes = true;
-    viewer.tree_depth = opt.tree_cells;
+    viewer.controls.sim.tree_boxes = true;
+    viewer.controls.sim.tree_depth = opt.tree_cells;
   }
   viewer.startup = startup;
   PanelState panel;
   panel.open = opt.panel_open;
   panel.projector = opt.projector;
   panel.check = opt.panel_check;
-  viewer.paused = opt.paused;
-  viewer.orbits = opt.orbits;
+  viewer.controls.sim.paused = opt.paused;
+  viewer.controls.orbits = opt.orbits;
   if (!opt.follow.empty()) {
     std::string why;
     if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
@@ -480,13 +480,15 @@ int run_gui(const LaunchOptions& launch_options_in) {
       panel.scene_index = static_cast<int>(i);
   panel.file_label = "file: " + std::filesystem::path(launch_options.load).filename().string() +
                      ", N = " + with_commas(viewer.size());
-  viewer.preset_name = launch_options.scene;
-  viewer.preset_params.n = launch_options.n ? launch_options.n : launch.scene.bodies.size();
-  viewer.preset_params.seed = launch_options.seed.value_or(1);
-  viewer.load_options = load_options(launch_options);
+  viewer.controls.preset_name = launch_options.scene;
+  viewer.controls.preset_params.n =
+      launch_options.n ? launch_options.n : launch.scene.bodies.size();
+  viewer.controls.preset_params.seed = launch_options.seed.value_or(1);
+  viewer.controls.load_options = load_options(launch_options);
   // files loaded later in the panel may be of any format: the command line's options apply to
   // them where they can
-  viewer.load_options.input_units_given = viewer.load_options.components_given = false;
+  viewer.controls.load_options.input_units_given = viewer.controls.load_options.components_given =
+      false;
   std::snprintf(panel.load_path, sizeof panel.load_path, "%s", launch_options.load.c_str());
 
   Recorder recorder;
@@ -553,12 +555,12 @@ int run_gui(const LaunchOptions& launch_options_in) {
       const int edit_key =
           key == GLFW_KEY_DELETE || key == GLFW_KEY_BACKSPACE ? 127 : key;  // Del: 127
       if (panel_key(viewer, panel, edit_key, ctrl, shift)) continue;
-      if (key == GLFW_KEY_SPACE) viewer.paused = !viewer.paused;
-      if (key == GLFW_KEY_S) viewer.pending.single_step = true;
-      if (key == GLFW_KEY_R) viewer.pending.reset_view = true;
-      if (key == GLFW_KEY_F) viewer.pending.fit_view = true;
+      if (key == GLFW_KEY_SPACE) viewer.controls.sim.paused = !viewer.controls.sim.paused;
+      if (key == GLFW_KEY_S) viewer.request(SimRequest::of(SimRequest::Kind::SingleStep));
+      if (key == GLFW_KEY_R) viewer.request(ViewRequest::Reset);
+      if (key == GLFW_KEY_F) viewer.request(ViewRequest::Fit);
       if (key == GLFW_KEY_H) panel.visible = !panel.visible;
-      if (key == GLFW_KEY_L) viewer.labels = !viewer.labels;
+      if (key == GLFW_KEY_L) viewer.controls.labels = !viewer.controls.labels;
     }
     // the mouse on the view: the tool in hand (app/window/gestures.hpp)
     {
@@ -606,8 +608,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
           }
       if (!preset) {
         panel.scene_index = -1;
-        panel.file_label = "file: " + std::filesystem::path(viewer.load_path).filename().string() +
-                           ", N = " + with_commas(viewer.size());
+        panel.file_label =
+            "file: " + std::filesystem::path(viewer.controls.load_path).filename().string() +
+            ", N = " + with_commas(viewer.size());
       }
       panel.loading_file = false;
       // what the start-up chose no longer describes this scene
@@ -621,7 +624,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
                                             : 0;
     sync_recording(recorder, panel, record_frame, fbw, fbh, live_offset);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    viewer.view_offset_px = recorder.active() ? record_frame.view_offset : live_offset;
+    viewer.controls.view_offset_px = recorder.active() ? record_frame.view_offset : live_offset;
     viewer.frame(fbw, fbh);
     for (const BodyCard& c : viewer.state().cards)
       inspected.insert(c.name);
@@ -752,7 +755,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
     // what a person sees: the bodies of the components shown, and the window's size
     long visible = 0;
     for (Component c : viewer.scene().bodies.component)
-      visible += viewer.style.component_gain[static_cast<int>(c)] > 0;
+      visible += viewer.controls.style.component_gain[static_cast<int>(c)] > 0;
     j["visible_bodies"] = visible;
     int win_w = 0, win_h = 0;
     glfwGetWindowSize(window.w, &win_w, &win_h);
@@ -783,7 +786,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
     j["undo"] = st.undo_labels;
     j["redo"] = st.redo_labels;
     j["inspected"] = std::vector<std::string>(inspected.begin(), inspected.end());
-    j["selected"] = viewer.selection.size();
+    j["selected"] = viewer.controls.sim.selection.size();
     j["mergers"] = st.mergers;
     // the last recording: movie frames (PNG files or MP4 frames) and the wall time it covered
     j["record_frames"] = std::max(recorder.png_frames(), recorder.mp4_frames());

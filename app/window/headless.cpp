@@ -54,18 +54,18 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   target.bind();
   // the command line's dt, softening and G replace the scene's
   Viewer viewer(launch.scene, launch.params, opt.interop, false, launch.override);
-  viewer.map.enabled = opt.map;
+  viewer.controls.sim.map_enabled = opt.map;
   if (opt.tree_cells >= 0) {
-    viewer.tree_boxes = true;
-    viewer.tree_depth = opt.tree_cells;
+    viewer.controls.sim.tree_boxes = true;
+    viewer.controls.sim.tree_depth = opt.tree_cells;
   }
-  viewer.map.overlay = opt.map;
-  viewer.health = false;  // the summary checks energy itself; no downloads per frame
-  if (opt.fit) viewer.pending.fit_view = true;
+  viewer.controls.map_overlay = opt.map;
+  viewer.controls.sim.health = false;  // the summary checks energy itself; no downloads per frame
+  if (opt.fit) viewer.request(ViewRequest::Fit);
   if (opt.gl_debug) viewer.probe_passes(2);
-  viewer.tone.hdr = opt.hdr;
-  viewer.tone.glow = opt.glow;
-  if (opt.trails >= 0) viewer.trails_enabled = opt.trails == 1 && viewer.trails_possible();
+  viewer.controls.tone.hdr = opt.hdr;
+  viewer.controls.tone.glow = opt.glow;
+  if (opt.trails >= 0) viewer.controls.sim.trails = opt.trails == 1 && viewer.trails_possible();
   std::size_t n = viewer.size();
   std::printf("scene %s, N = %zu, kernel %s (%s), %s\n", viewer.scene().name.c_str(), n,
               viewer.params().kernel.c_str(), precision_name(viewer.params().precision),
@@ -131,7 +131,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   j["n"] = n;
   j["kernel"] = viewer.params().kernel;
   j["precision"] = precision_name(viewer.params().precision);
-  j["steps_per_frame"] = viewer.steps_per_frame;
+  j["steps_per_frame"] = viewer.controls.sim.steps_per_frame;
   j["frames"] = opt.frames;
   j["size"] = {opt.width, opt.height};
   j["data_path"] = data_path_name(viewer.data_path());
@@ -141,7 +141,7 @@ int run_headless(const Launch& launch, const HeadlessOptions& opt) {
   double fm = median(frame_ms), sm = median(sim_ms);
   j["median_ms"] = {{"frame", fm},
                     {"sim_per_step", sm},
-                    {"sim_per_frame", sm * viewer.steps_per_frame},
+                    {"sim_per_frame", sm * viewer.controls.sim.steps_per_frame},
                     {"interop", median(interop_ms)},
                     {"render", median(render_ms)}};
   j["fps"] = fm > 0 ? 1000.0 / fm : 0.0;

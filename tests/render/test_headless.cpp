@@ -103,7 +103,7 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
   render::OffscreenTarget target(320, 240);
   target.bind();
   app::Viewer viewer(c.scene, c.params);
-  viewer.map.enabled = true;
+  viewer.controls.sim.map_enabled = true;
   for (int i = 0; i < 3; ++i)
     viewer.frame(320, 240);
   EXPECT_TRUE(viewer.error().empty()) << viewer.error();
@@ -155,13 +155,13 @@ void check_looks(const std::string& kernel) {
     render::OffscreenTarget target(kW, kH);
     target.bind();
     app::Viewer viewer(c.scene, c.params);
-    viewer.tone.hdr = look.hdr;
-    viewer.tone.glow = look.glow;
-    viewer.trails_enabled = look.trails;
-    viewer.tree_boxes = look.tree;
-    viewer.tree_depth = 3;
-    viewer.map.enabled = look.map;
-    viewer.map.overlay = look.map;
+    viewer.controls.tone.hdr = look.hdr;
+    viewer.controls.tone.glow = look.glow;
+    viewer.controls.sim.trails = look.trails;
+    viewer.controls.sim.tree_boxes = look.tree;
+    viewer.controls.sim.tree_depth = 3;
+    viewer.controls.sim.map_enabled = look.map;
+    viewer.controls.map_overlay = look.map;
     for (int i = 0; i < 4; ++i) {
       target.bind();
       viewer.frame(kW, kH);
@@ -244,8 +244,8 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   viewer.frame(160, 120);
 
   // a bad file: message, the old scene keeps running
-  viewer.load_path = "/nonexistent/bodies.csv";
-  viewer.pending.load_file = true;
+  viewer.controls.load_path = "/nonexistent/bodies.csv";
+  viewer.request(app::load_request(viewer.controls.load_path, viewer.controls.load_options));
   viewer.frame(160, 120);
   EXPECT_NE(viewer.error().find("/nonexistent/bodies.csv"), std::string::npos) << viewer.error();
   EXPECT_EQ(viewer.size(), 512u);
@@ -271,7 +271,7 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   }
   viewer.frame(160, 120);
   const long long steps = viewer.state().steps;
-  viewer.pending.compare = true;
+  viewer.request(app::compare_request({}));
   double start = app::now_seconds();
   viewer.frame(160, 120);
   while (viewer.comparing() && app::now_seconds() - start < 60)
