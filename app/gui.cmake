@@ -23,7 +23,7 @@ find_package(Threads REQUIRED)
 target_link_libraries(nbody_gui PUBLIC nbody::render nbody::sim nbody_app_core OpenGL::EGL Threads::Threads
   PRIVATE nlohmann_json::nlohmann_json nbody_warnings)
 
-target_sources(nbody PRIVATE window/gui_window.cpp panel/gui_panel.cpp panel/panel_widgets.cpp panel/panel_scene.cpp
+target_sources(nbody PRIVATE window/gui_window.cpp window/gui_window_setup.cpp panel/gui_panel.cpp panel/panel_widgets.cpp panel/panel_scene.cpp
   panel/panel_physics.cpp panel/panel_display.cpp panel/panel_health.cpp panel/panel_classroom.cpp panel/panel_edit.cpp
   cli/cmd_render.cpp window/file_browser_ui.cpp)
 target_compile_definitions(nbody PRIVATE NBODY_WITH_GUI=1)
