@@ -10,7 +10,7 @@ add_library(nbody_gui STATIC
   window/gui_logic.cpp
   runner/sim_runner.cpp
   runner/sim_runner_edit.cpp
-  runner/sim_runner_monitors.cpp
+  runner/monitors.cpp
   window/viewer_edit.cpp
   window/gestures.cpp
   window/startup.cpp

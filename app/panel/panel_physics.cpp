@@ -52,7 +52,7 @@ void accuracy_lines(Viewer& v, const KernelInfo& k) {
     ImGui::SliderInt("cell depth", &v.controls.sim.tree_depth, 0, 8);
     if (st.has_tree) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%zu cells drawn", st.tree.size());
+      std::snprintf(buf, sizeof buf, "%zu cells drawn", st.tree ? st.tree->size() : 0);
       wrapped(buf);
     }
   }

@@ -117,6 +117,11 @@ void Viewer::set_kernel_choice(const KernelChoice& c) {
   request(std::move(q));
 }
 
+const ActivityMap& Viewer::activity() const {
+  static const ActivityMap none;
+  return state_.map ? *state_.map : none;
+}
+
 double Viewer::fps() const {
   float ms = frame_ms_.median();
   return ms > 0 ? 1000.0 / ms : 0.0;
@@ -282,8 +287,8 @@ void Viewer::adopt_state(const SimUpdate& u) {
   if (trails_on_ && u.trail_samples > 0 &&
       u.trail.size() == static_cast<std::size_t>(u.trail_samples) * state_.n * 3)
     trails_->push_many(u.trail.data(), u.trail_samples);
-  if (state_.map_version != seen_map_ && state_.map.size > 0) {
-    density_->update(state_.map.image.data(), state_.map.size);
+  if (state_.map_version != seen_map_ && state_.map && state_.map->size > 0) {
+    density_->update(state_.map->image.data(), state_.map->size);
     seen_map_ = state_.map_version;
     if (controls.sim.map_follow) {
       ActivityMapParams& mp = controls.sim.map;
@@ -750,8 +755,10 @@ void Viewer::frame(int width, int height) {
   // the tree's cells, when the simulation published new ones
   if (state_.tree_version != boxes_version_) {
     std::vector<render::Box> boxes;
-    boxes.reserve(state_.tree.size());
-    for (const TreeCell& t : state_.tree)
+    const std::vector<TreeCell> none;
+    const std::vector<TreeCell>& cells = state_.tree ? *state_.tree : none;
+    boxes.reserve(cells.size());
+    for (const TreeCell& t : cells)
       boxes.push_back({static_cast<float>(t.cx), static_cast<float>(t.cy), static_cast<float>(t.cz),
                        static_cast<float>(t.half), t.level});
     boxes_->set(boxes);

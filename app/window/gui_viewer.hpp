@@ -145,7 +145,8 @@ class Viewer {
   const History& drift_history() const { return drift_; }
   /// Per group, since the last new scene or reset (empty when the scene has no groups or disk).
   const std::vector<StructureHistory>& structure_history() const { return structure_; }
-  const ActivityMap& activity() const { return state_.map; }
+  /// The newest activity map (empty before the first).
+  const ActivityMap& activity() const;
   const ActivityMapParams& activity_params() const { return state_.map_params; }
   const render::DensityTexture& density() const { return *density_; }
   bool trails_possible() const { return state_.n <= kMaxTrailBodies; }

@@ -52,8 +52,9 @@ TEST(SimRunner, AccuracyAndTreeCellsOfABarnesHutRun) {
   EXPECT_GT(st.accuracy->error.median, 0);
   EXPECT_LT(st.accuracy->error.median, 1e-3);
   EXPECT_LT(st.accuracy->error.p99, 1e-2);
-  ASSERT_GT(st.tree.size(), 8u);
-  for (const TreeCell& t : st.tree)
+  ASSERT_TRUE(st.tree);
+  ASSERT_GT(st.tree->size(), 8u);
+  for (const TreeCell& t : *st.tree)
     EXPECT_LE(t.level, 3);
 
   // another kernel: the tree and the old report are gone; the new report is the new kernel's
