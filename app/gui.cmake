@@ -7,6 +7,7 @@ find_package(OpenGL REQUIRED COMPONENTS EGL)
 
 add_library(nbody_gui STATIC
   window/gui_viewer.cpp
+  window/controls.cpp
   window/gui_logic.cpp
   runner/sim_runner.cpp
   runner/sim_runner_edit.cpp

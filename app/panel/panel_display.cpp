@@ -21,41 +21,36 @@ namespace {
 const char* const kComponentNames[kComponentCount] = {"star",      "disk", "bulge",
                                                       "dark halo", "gas",  "planet"};
 
-}  // namespace
-
-void display_section(Viewer& v) {
-  auto& st = v.controls.style;
-  const Scene& scene = v.scene();
-  int present[kComponentCount] = {};
-  for (Component c : scene.bodies.component)
-    ++present[static_cast<int>(c)];
-  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
-
+// colour, size, brightness and the tone mapping
+void look_widgets(Controls& c) {
+  auto& st = c.style;
   int mode = static_cast<int>(st.color);
   combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
   st.color = static_cast<render::ColorMode>(mode);
   ImGui::SliderFloat("point size", &st.point_size, 0.5f, 16.0f, "%.1f");
   ImGui::SliderFloat("brightness", &st.brightness, 0.02f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("exposure", &v.controls.tone.exposure, 0.05f, 20.0f, "%.2f",
+  ImGui::SliderFloat("exposure", &c.tone.exposure, 0.05f, 20.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
   help_marker(
       "Light from all bodies adds up in a floating-point image; exposure scales it before a "
       "soft curve brings it to the screen, so dense cores keep their colour.");
-  ImGui::SliderFloat("faint light", &v.controls.tone.gamma, 1.0f, 3.0f, "%.2f");
+  ImGui::SliderFloat("faint light", &c.tone.gamma, 1.0f, 3.0f, "%.2f");
   help_marker("Lifts faint light (tidal tails) without burning the cores.");
-  ImGui::Checkbox("HDR", &v.controls.tone.hdr);
+  ImGui::Checkbox("HDR", &c.tone.hdr);
   help_marker(
       "Off: bodies go straight to the screen in 8 bits (bright cores clip to white; exposure, "
       "faint light and glow do nothing). Cheaper on a weak GPU.");
   ImGui::SameLine();
-  ImGui::Checkbox("glow", &v.controls.tone.glow);
-  if (v.controls.tone.glow) {
+  ImGui::Checkbox("glow", &c.tone.glow);
+  if (c.tone.glow) {
     ImGui::SameLine();
-    ImGui::SliderFloat("##glow", &v.controls.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
+    ImGui::SliderFloat("##glow", &c.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
   }
+}
 
-  // legend: only what the scene has
+// the colour legend (only what the scene has), with the speed scale
+void colour_legend(const Scene& scene, render::ParticleStyle& st, bool named) {
   if (st.color == render::ColorMode::Speed) {
     float hi = st.speed_max;
     ImGui::SliderFloat("speed scale", &st.speed_max, hi * 0.2f, hi * 5.0f, "%.3g",
@@ -103,7 +98,11 @@ void display_section(Viewer& v) {
     }
     ImGui::NewLine();
   }
-  // components: shown, dimmed or hidden (only those the scene has)
+}
+
+// components: shown, dimmed or hidden (only those the scene has)
+void component_widgets(render::ParticleStyle& st, const int (&present)[kComponentCount],
+                       bool named) {
   int kinds = 0;
   for (int c = 0; c < kComponentCount; ++c)
     kinds += present[c] > 0;
@@ -139,7 +138,11 @@ void display_section(Viewer& v) {
       ImGui::PopID();
     }
   }
+}
 
+// names, trails and orbits
+void trail_widgets(Viewer& v, bool named) {
+  const Scene& scene = v.scene();
   if (named) ImGui::Checkbox("names (L)", &v.controls.labels);
   if (named) ImGui::SameLine();
   if (!v.trails_possible()) ImGui::BeginDisabled();
@@ -166,7 +169,11 @@ void display_section(Viewer& v) {
         "How much simulated time a trail covers; it is sampled every step or every few "
         "steps, whatever the speed, so it stays smooth.");
   }
-  // follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+}
+
+// follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+void follow_widgets(Viewer& v) {
+  const Scene& scene = v.scene();
   const std::vector<std::string> centres = v.follow_choices();
   const bool bodies = !v.host_positions().empty() && scene.bodies.size() <= 64;
   if (!centres.empty() || bodies) {
@@ -200,6 +207,22 @@ void display_section(Viewer& v) {
         "The view stays centred on the choice: the centre of mass of all bodies, a galaxy's "
         "centre, or a body (click a body in the view to follow it). F, a pan or 'none' stops.");
   }
+}
+
+}  // namespace
+
+void display_section(Viewer& v) {
+  auto& st = v.controls.style;
+  const Scene& scene = v.scene();
+  int present[kComponentCount] = {};
+  for (Component c : scene.bodies.component)
+    ++present[static_cast<int>(c)];
+  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
+  look_widgets(v.controls);
+  colour_legend(scene, st, named);
+  component_widgets(st, present, named);
+  trail_widgets(v, named);
+  follow_widgets(v);
   if (ImGui::Button("fit view (F)")) v.request(ViewRequest::Fit);
   ImGui::SameLine();
   if (ImGui::Button("reset view (R)")) v.request(ViewRequest::Reset);

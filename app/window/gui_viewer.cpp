@@ -141,29 +141,6 @@ int Viewer::trail_every() const {
 
 // requests -----------------------------------------------------------------------------------
 
-SimRequest scene_request(const std::string& name, const SceneParams& params) {
-  SimRequest q;
-  q.kind = SimRequest::Kind::Scene;
-  q.what = "scene " + name;
-  q.make = [name, params] { return make_scene(name, params); };
-  return q;
-}
-
-SimRequest load_request(const std::string& path, const io::LoadOptions& options) {
-  SimRequest q;
-  q.kind = SimRequest::Kind::Scene;
-  q.what = "load " + path;
-  q.make = [path, options] { return io::load(path, options); };
-  return q;
-}
-
-SimRequest compare_request(const std::vector<CompareEntry>& entries) {
-  SimRequest q;
-  q.kind = SimRequest::Kind::Compare;
-  q.entries = entries;
-  return q;
-}
-
 void Viewer::request(SimRequest r) {
   using K = SimRequest::Kind;
   // a slider dragged asks for new physics or tunables every frame: the newest replaces a queued
