@@ -205,7 +205,7 @@ void SimRunner::loop() {
       fill_from_simulation(c, std::exchange(positions_dirty_, false));
       lk.lock();
       publish(lk);
-      if (!compare_.running()) cv_.wait_for(lk, std::chrono::milliseconds(100));
+      if (!run && !compare_.running()) cv_.wait_for(lk, std::chrono::milliseconds(100));
       continue;
     }
     lk.unlock();
