@@ -311,3 +311,49 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   EXPECT_GT(viewer.params().G, 0);
   EXPECT_NE(viewer.error().find("G must be > 0"), std::string::npos) << viewer.error();
 }
+
+// issue 18: widgets push requests that carry their payload, sent in the order made at one point
+// of the frame; a slider's newest physics replaces a queued one; camera requests come after
+TEST(Headless, RequestsCarryTheirPayloadInOrder) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  const CpuScene c = plummer_on_cpu(256);
+  render::OffscreenTarget target(160, 120);
+  target.bind();
+  app::Viewer viewer(c.scene, c.params);
+  viewer.frame(160, 120);
+  const long long handled = viewer.state().physics_requests;
+  const double dt0 = viewer.params().dt;
+
+  // two edits of one slider in a frame: one request, the newest value
+  PhysicsParams ph = viewer.physics();
+  ph.dt = 0.5 * dt0;
+  viewer.set_physics(ph);
+  ph.dt = 0.25 * dt0;
+  viewer.set_physics(ph);
+  EXPECT_DOUBLE_EQ(viewer.physics().dt, 0.25 * dt0);  // shown before the simulation has it
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.state().physics_requests, handled + 1);
+  EXPECT_DOUBLE_EQ(viewer.params().dt, 0.25 * dt0);
+
+  // new physics, then a new scene, in that order: the scene's own dt wins (sent the other way
+  // round, the physics would replace it)
+  SceneParams sp;
+  sp.n = 300;
+  const double scene_dt = make_scene("plummer", sp).dt;
+  ph = viewer.physics();
+  ph.dt = 3 * scene_dt;
+  viewer.set_physics(ph);
+  viewer.request(app::scene_request("plummer", sp));
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.size(), 300u);
+  EXPECT_DOUBLE_EQ(viewer.params().dt, scene_dt);
+  EXPECT_DOUBLE_EQ(viewer.physics().dt, scene_dt);
+
+  // a camera request: fit stops following
+  viewer.controls.follow_group = 0;
+  viewer.request(app::ViewRequest::Fit);
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.controls.follow_group, -1);
+}
