@@ -84,7 +84,7 @@ constexpr double kMaxDebtS = 0.5;
 SimRunner::SimRunner(Scene scene, const SimParams& params, bool threaded,
                      const PhysicsOverride& override)
     : threaded_(threaded) {
-  active_ = params;
+  live_.params = params;
   start_scene(std::move(scene), override, "");
   if (!sim_) throw Error(live_.error);
   std::unique_lock lk(mutex_);
@@ -256,7 +256,7 @@ void SimRunner::apply(const SimRequest& r) {
       ++live_.physics_requests;
       try {
         validate(r.physics);
-        active_.physics() = r.physics;
+        live_.params.physics() = r.physics;
       } catch (const std::exception& e) {
         set_error(std::string("physics refused, kept as it was: ") + e.what());
       }
@@ -308,7 +308,7 @@ void SimRunner::apply(const SimRequest& r) {
       break;
     case SimRequest::Kind::Compare:
       // on a copy of the current bodies with the applied dt, G and ε
-      compare_.start(sim_->bodies(), active_, r.entries, live_);
+      compare_.start(sim_->bodies(), live_.params, r.entries, live_);
       break;
   }
 }
@@ -317,9 +317,9 @@ void SimRunner::apply_reset() {
   forget(Forget::Reset);
   sim_->reset();
   forget_edits();
-  active_.dt = start_physics_.dt;
-  active_.softening = start_physics_.softening;
-  active_.G = start_physics_.G;
+  live_.params.dt = start_physics_.dt;
+  live_.params.softening = start_physics_.softening;
+  live_.params.G = start_physics_.G;
   ++live_.reset_serial;
   trail_phase_ = 0;
   positions_dirty_ = true;
@@ -333,26 +333,26 @@ void SimRunner::apply_reset() {
 
 void SimRunner::apply_switch_kernel(const SimRequest& r) {
   ++live_.kernel_requests;
-  SimParams p = active_;
+  SimParams p = live_.params;
   p.choice() = r.choice;
-  const bool same =
-      p.kernel == active_.kernel && p.precision == active_.precision && p.gpus == active_.gpus;
+  const bool same = p.kernel == live_.params.kernel && p.precision == live_.params.precision &&
+                    p.gpus == live_.params.gpus;
   try {
     if (same) {
       // new tunables only: the backend reads them at its next step
       validate_kernel_params(p);
-      active_ = p;
+      live_.params = p;
       return;
     }
     sim_->set_backend(p);
-    active_ = p;
+    live_.params = p;
     forget(Forget::Kernel);
     est_step_s_ = 0;
     reset_pacing();
     set_message("kernel " + p.kernel + " (" + precision_name(p.precision) + ")");
   } catch (const std::exception& e) {
-    set_error(std::string(same ? "tunables refused, " : "kernel switch failed, ") + active_.kernel +
-              " kept: " + e.what());
+    set_error(std::string(same ? "tunables refused, " : "kernel switch failed, ") +
+              live_.params.kernel + " kept: " + e.what());
   }
 }
 
@@ -374,7 +374,7 @@ void SimRunner::monitor(const SimControls& c) {
 
 void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const std::string& what) {
   // the scene's dt, ε and G (or the command line's); the kernel, integrator and 1PN go on
-  SimParams p = active_;
+  SimParams p = live_.params;
   p.dt = scene.dt;
   p.softening = scene.softening;
   p.G = scene.units.G;
@@ -403,7 +403,7 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   lesson_.reset();  // a lesson plays on its own scene (its Lesson request follows the scene)
   live_.lesson_title.clear();
   live_.shows_structure = shows_structure(*scene_);
-  active_ = p;
+  live_.params = p;
   start_physics_ = p.physics();
   ++live_.scene_serial;
   ++live_.reset_serial;
@@ -419,7 +419,7 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
 }
 
 SimParams SimRunner::active_params(const SimControls& c) const {
-  SimParams p = active_;
+  SimParams p = live_.params;
   p.steps_per_frame = std::max(1, c.steps_per_frame);
   return p;
 }
@@ -554,9 +554,9 @@ void SimRunner::fill_from_simulation(const SimControls& c, bool positions) {
   s.n = sim_->size();
   const KernelInfo& k = sim_->backend().info();
   s.kernel = k.name;
-  s.precision = active_.precision;
+  s.precision = live_.params.precision;
   s.kernel_gpu = k.gpu;
-  s.params = active_params(c);
+  s.params.steps_per_frame = std::max(1, c.steps_per_frame);
   s.time = sim_->time();
   s.steps = sim_->steps_done();
   // the work the kernel counted in its last step (a tree kernel does fewer than N²)

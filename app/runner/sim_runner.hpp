@@ -340,10 +340,9 @@ class SimRunner {
   // simulation-thread state
   std::unique_ptr<Simulation> sim_;
   std::shared_ptr<const Scene> scene_;
-  // what the UI sees, written in place (published by copy; the positions move)
+  // what the UI sees, written in place (published by copy; the positions move); its `params`
+  // are the one owner of the physics and the kernel choice (changed by requests only)
   SimState live_;
-  // the one owner of the physics and the kernel choice (changed by requests only)
-  SimParams active_;
   PhysicsParams start_physics_;  // of the current scene as started (Reset restores it)
   std::vector<float> trail_local_;
   int trail_local_samples_ = 0, trail_phase_ = 0;

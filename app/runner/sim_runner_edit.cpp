@@ -178,7 +178,7 @@ void SimRunner::apply_select(const SimRequest& r) {
 void SimRunner::apply_save(const SimRequest& r) {
   try {
     if (!r.save) return;
-    r.save(sim_->current(), active_, sim_->time(), sim_->steps_done());
+    r.save(sim_->current(), live_.params, sim_->time(), sim_->steps_done());
     set_message("saved " + r.path + ": " + std::to_string(sim_->size()) +
                 " bodies at t = " + std::to_string(sim_->time()));
   } catch (const std::exception& e) {
@@ -194,7 +194,7 @@ void SimRunner::merge_touching_bodies(const SimControls& c) {
   last_merge_ = now;
   try {
     const std::size_t n0 = sim_->size();
-    std::vector<MergeEvent> events = sim_->merge_touching(c.merge_rule, active_.softening);
+    std::vector<MergeEvent> events = sim_->merge_touching(c.merge_rule, live_.params.softening);
     if (events.empty()) return;
     live_.mergers += static_cast<long long>(n0 - sim_->size());
     const MergeEvent& e = events.front();
@@ -212,7 +212,7 @@ void SimRunner::merge_touching_bodies(const SimControls& c) {
 void SimRunner::record_timeline(const SimControls& c) {
   const std::size_t budget = static_cast<std::size_t>(std::max(c.timeline_budget_mb, 0)) << 20;
   timeline_.set_budget(budget);
-  if (!(active_.dt > 0) || budget == 0) return;  // not while running backwards
+  if (!(live_.params.dt > 0) || budget == 0) return;  // not while running backwards
   const double now = now_seconds();
   const double every = std::max(kRecordEveryS, record_cost_s_ / kRecordShare);
   if (last_record_ > 0 && now - last_record_ < every) return;
@@ -244,8 +244,8 @@ void SimRunner::update_cards(const SimControls& c, bool force) {
           preview_field_ = std::make_unique<PreviewField>(preview_field(sim_->current()));
           preview_field_made_ = now;
         }
-        const PathPreview path =
-            preview_path(*preview_field_, *c.probe, active_.G, active_.softening, kPreviewPoints);
+        const PathPreview path = preview_path(*preview_field_, *c.probe, live_.params.G,
+                                              live_.params.softening, kPreviewPoints);
         live_.preview.resize(path.points.size());
         for (std::size_t i = 0; i < path.points.size(); ++i)
           live_.preview[i] = {static_cast<float>(path.points[i][0]),
@@ -272,7 +272,7 @@ void SimRunner::update_cards(const SimControls& c, bool force) {
   for (std::size_t i : inspect) {
     if (i >= cur.bodies.size()) continue;
     try {
-      live_.cards.push_back(body_card(cur, i, active_.G, active_.softening));
+      live_.cards.push_back(body_card(cur, i, live_.params.G, live_.params.softening));
     } catch (const std::exception&) {
     }
   }
@@ -298,20 +298,20 @@ void SimRunner::apply_load_state(const SimRequest& r) {
     return;
   }
   // the saved kernel choice and integrator go with the bodies (the scene carries dt, ε and G)
-  const SimParams before = active_;
-  active_.choice() = st.choice;
-  active_.integrator = st.physics.integrator;
-  active_.post_newtonian = st.physics.post_newtonian;
+  const SimParams before = live_.params;
+  live_.params.choice() = st.choice;
+  live_.params.integrator = st.physics.integrator;
+  live_.params.post_newtonian = st.physics.post_newtonian;
   const long long serial = live_.scene_serial;
   const double time = st.time;
   const long long steps = st.steps;
   start_scene(std::move(st.scene), {}, "load " + r.path);
   if (live_.scene_serial == serial) {  // refused: the old scene and choice stay
-    active_ = before;
+    live_.params = before;
     return;
   }
   if (auto it = st.view.find("backwards"); it != st.view.end() && it->second > 0)
-    active_.dt = -std::abs(active_.dt);
+    live_.params.dt = -std::abs(live_.params.dt);
   // the saved time and steps
   Snapshot s = sim_->snapshot();
   s.time = time;
@@ -322,7 +322,7 @@ void SimRunner::apply_load_state(const SimRequest& r) {
   ++live_.view_serial;
   std::ostringstream os;
   os << "loaded " << r.path << ": " << sim_->size() << " bodies at t = " << time << " "
-     << scene_->units.time << ", kernel " << active_.kernel;
+     << scene_->units.time << ", kernel " << live_.params.kernel;
   if (!st.notice.empty()) os << " (" << st.notice << ")";
   set_message(os.str());
 }
@@ -334,7 +334,7 @@ void SimRunner::play_lesson() {
   for (int guard = 0; guard < 1000; ++guard) {
     std::optional<LessonAction> a;
     try {
-      a = lesson_->next_due(sim_->time(), sim_->current(), active_.G);
+      a = lesson_->next_due(sim_->time(), sim_->current(), live_.params.G);
     } catch (const std::exception& e) {
       set_error(std::string("lesson stopped: ") + e.what());
       lesson_.reset();
@@ -359,7 +359,7 @@ long long SimRunner::cap_for_lesson(long long k) const {
   // a batch ends at the next event of a lesson (its first step boundary at or after it)
   if (!lesson_ || k <= 1) return k;
   const std::optional<double> next = lesson_->next_time();
-  const double dt = active_.dt;
+  const double dt = live_.params.dt;
   if (!next || dt == 0) return k;
   const double steps = std::ceil((*next - sim_->time()) / dt - 1e-9);
   if (!(steps >= 1)) return 1;
