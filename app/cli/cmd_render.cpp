@@ -94,8 +94,10 @@ class RenderOverlays {
   ImGuiContext* context_ = nullptr;
 };
 
-// the window's options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
-void add_window_options(CLI::App& app, GuiOptions& g) {
+// window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
+void add_window_options(CLI::App& app) {
+  // (the window's options): `nbody --width 1280 --smoke-test 30 --screenshot a.png`
+  GuiOptions& g = gui_options();
   app.add_option("--width", g.width,
                  "window width (default: the last size, else 1600, within the screen's work area)")
       ->check(CLI::Range(320, 16384))
@@ -159,10 +161,6 @@ void add_window_options(CLI::App& app, GuiOptions& g) {
   app.add_flag("--no-interop", g.no_interop,
                "copy positions device -> host -> GL instead of CUDA-GL interop")
       ->group("Window");
-}
-
-// recording the window: `nbody --record out.mp4 --caption "..."`
-void add_recording_options(CLI::App& app, GuiOptions& g) {
   app.add_option("--record", g.record,
                  "record from the first frame until quit: PNG frames into a folder, or a movie "
                  "when PATH ends in .mp4 (ffmpeg); the view right of the panel, as shown")
@@ -186,7 +184,7 @@ void add_recording_options(CLI::App& app, GuiOptions& g) {
       ->group("Recording");
 }
 
-// nbody render: frames offscreen through EGL
+// nbody render
 void add_render_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "render",
@@ -287,9 +285,7 @@ void add_render_command(CLI::App& app) {
 }  // namespace
 
 void register_gui_commands(CLI::App& app) {
-  GuiOptions& g = gui_options();
-  add_window_options(app, g);
-  add_recording_options(app, g);
+  add_window_options(app);
   add_render_command(app);
 }
 
