@@ -21,41 +21,36 @@ namespace {
 const char* const kComponentNames[kComponentCount] = {"star",      "disk", "bulge",
                                                       "dark halo", "gas",  "planet"};
 
-}  // namespace
-
-void display_section(Viewer& v) {
-  auto& st = v.style;
-  const Scene& scene = v.scene();
-  int present[kComponentCount] = {};
-  for (Component c : scene.bodies.component)
-    ++present[static_cast<int>(c)];
-  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
-
+// colour, size, brightness and the tone mapping
+void look_widgets(Controls& c) {
+  auto& st = c.style;
   int mode = static_cast<int>(st.color);
   combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
   st.color = static_cast<render::ColorMode>(mode);
   ImGui::SliderFloat("point size", &st.point_size, 0.5f, 16.0f, "%.1f");
   ImGui::SliderFloat("brightness", &st.brightness, 0.02f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("exposure", &v.tone.exposure, 0.05f, 20.0f, "%.2f",
+  ImGui::SliderFloat("exposure", &c.tone.exposure, 0.05f, 20.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
   help_marker(
       "Light from all bodies adds up in a floating-point image; exposure scales it before a "
       "soft curve brings it to the screen, so dense cores keep their colour.");
-  ImGui::SliderFloat("faint light", &v.tone.gamma, 1.0f, 3.0f, "%.2f");
+  ImGui::SliderFloat("faint light", &c.tone.gamma, 1.0f, 3.0f, "%.2f");
   help_marker("Lifts faint light (tidal tails) without burning the cores.");
-  ImGui::Checkbox("HDR", &v.tone.hdr);
+  ImGui::Checkbox("HDR", &c.tone.hdr);
   help_marker(
       "Off: bodies go straight to the screen in 8 bits (bright cores clip to white; exposure, "
       "faint light and glow do nothing). Cheaper on a weak GPU.");
   ImGui::SameLine();
-  ImGui::Checkbox("glow", &v.tone.glow);
-  if (v.tone.glow) {
+  ImGui::Checkbox("glow", &c.tone.glow);
+  if (c.tone.glow) {
     ImGui::SameLine();
-    ImGui::SliderFloat("##glow", &v.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
+    ImGui::SliderFloat("##glow", &c.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
   }
+}
 
-  // legend: only what the scene has
+// the colour legend (only what the scene has), with the speed scale
+void colour_legend(const Scene& scene, render::ParticleStyle& st, bool named) {
   if (st.color == render::ColorMode::Speed) {
     float hi = st.speed_max;
     ImGui::SliderFloat("speed scale", &st.speed_max, hi * 0.2f, hi * 5.0f, "%.3g",
@@ -103,7 +98,11 @@ void display_section(Viewer& v) {
     }
     ImGui::NewLine();
   }
-  // components: shown, dimmed or hidden (only those the scene has)
+}
+
+// components: shown, dimmed or hidden (only those the scene has)
+void component_widgets(render::ParticleStyle& st, const int (&present)[kComponentCount],
+                       bool named) {
   int kinds = 0;
   for (int c = 0; c < kComponentCount; ++c)
     kinds += present[c] > 0;
@@ -139,34 +138,42 @@ void display_section(Viewer& v) {
       ImGui::PopID();
     }
   }
+}
 
-  if (named) ImGui::Checkbox("names (L)", &v.labels);
+// names, trails and orbits
+void trail_widgets(Viewer& v, bool named) {
+  const Scene& scene = v.scene();
+  if (named) ImGui::Checkbox("names (L)", &v.controls.labels);
   if (named) ImGui::SameLine();
   if (!v.trails_possible()) ImGui::BeginDisabled();
-  ImGui::Checkbox("trails", &v.trails_enabled);
+  ImGui::Checkbox("trails", &v.controls.sim.trails);
   if (!v.trails_possible()) ImGui::EndDisabled();
   if (!v.trails_possible()) help_marker("trails are for small scenes (N <= 2048)");
   if (v.has_orbits() && !v.host_positions().empty()) {
     ImGui::SameLine();
-    ImGui::Checkbox("orbits", &v.orbits);
+    ImGui::Checkbox("orbits", &v.controls.orbits);
     help_marker(
         "Each named body's orbit about the body pulling hardest on it (the planets about the "
         "Sun, the Moon about the Earth): the ellipse of its position and velocity as the scene "
         "started.");
   }
-  if (v.trails_enabled && v.trails_possible()) {
+  if (v.controls.sim.trails && v.trails_possible()) {
     const UnitSystem& u = scene.units;
     double lo = v.physics().dt * 50, hi = v.physics().dt * Viewer::kTrailLength * 200;
-    double span = std::clamp(v.trail_span, lo, hi);
+    double span = std::clamp(v.controls.sim.trail_span, lo, hi);
     std::string fmt = "trail " + format_span(span, u);
     if (ImGui::SliderScalar("##trail", ImGuiDataType_Double, &span, &lo, &hi, fmt.c_str(),
                             ImGuiSliderFlags_Logarithmic))
-      v.trail_span = span;
+      v.controls.sim.trail_span = span;
     help_marker(
         "How much simulated time a trail covers; it is sampled every step or every few "
         "steps, whatever the speed, so it stays smooth.");
   }
-  // follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+}
+
+// follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+void follow_widgets(Viewer& v) {
+  const Scene& scene = v.scene();
   const std::vector<std::string> centres = v.follow_choices();
   const bool bodies = !v.host_positions().empty() && scene.bodies.size() <= 64;
   if (!centres.empty() || bodies) {
@@ -176,23 +183,23 @@ void display_section(Viewer& v) {
                  : "body " + std::to_string(i);
     };
     std::string cur = "none";
-    if (v.follow_group >= 0 && v.follow_group < static_cast<int>(centres.size()))
-      cur = centres[static_cast<std::size_t>(v.follow_group)];
-    else if (v.follow >= 0)
-      cur = body_name(static_cast<std::size_t>(v.follow));
+    if (v.controls.follow_group >= 0 && v.controls.follow_group < static_cast<int>(centres.size()))
+      cur = centres[static_cast<std::size_t>(v.controls.follow_group)];
+    else if (v.controls.follow >= 0)
+      cur = body_name(static_cast<std::size_t>(v.controls.follow));
     if (begin_combo("follow", cur.c_str())) {
-      if (ImGui::Selectable("none", v.follow < 0 && v.follow_group < 0))
-        v.follow = v.follow_group = -1;
+      if (ImGui::Selectable("none", v.controls.follow < 0 && v.controls.follow_group < 0))
+        v.controls.follow = v.controls.follow_group = -1;
       for (std::size_t i = 0; i < centres.size(); ++i)
-        if (ImGui::Selectable(centres[i].c_str(), v.follow_group == static_cast<int>(i))) {
-          v.follow_group = static_cast<int>(i);
-          v.follow = -1;
+        if (ImGui::Selectable(centres[i].c_str(), v.controls.follow_group == static_cast<int>(i))) {
+          v.controls.follow_group = static_cast<int>(i);
+          v.controls.follow = -1;
         }
       if (bodies)
         for (std::size_t i = 0; i < scene.bodies.size(); ++i)
-          if (ImGui::Selectable(body_name(i).c_str(), v.follow == static_cast<int>(i))) {
-            v.follow = static_cast<int>(i);
-            v.follow_group = -1;
+          if (ImGui::Selectable(body_name(i).c_str(), v.controls.follow == static_cast<int>(i))) {
+            v.controls.follow = static_cast<int>(i);
+            v.controls.follow_group = -1;
           }
       ImGui::EndCombo();
     }
@@ -200,32 +207,50 @@ void display_section(Viewer& v) {
         "The view stays centred on the choice: the centre of mass of all bodies, a galaxy's "
         "centre, or a body (click a body in the view to follow it). F, a pan or 'none' stops.");
   }
-  if (ImGui::Button("fit view (F)")) v.pending.fit_view = true;
+}
+
+}  // namespace
+
+void display_section(Viewer& v) {
+  auto& st = v.controls.style;
+  const Scene& scene = v.scene();
+  int present[kComponentCount] = {};
+  for (Component c : scene.bodies.component)
+    ++present[static_cast<int>(c)];
+  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
+  look_widgets(v.controls);
+  colour_legend(scene, st, named);
+  component_widgets(st, present, named);
+  trail_widgets(v, named);
+  follow_widgets(v);
+  if (ImGui::Button("fit view (F)")) v.request(ViewRequest::Fit);
   ImGui::SameLine();
-  if (ImGui::Button("reset view (R)")) v.pending.reset_view = true;
+  if (ImGui::Button("reset view (R)")) v.request(ViewRequest::Reset);
 }
 
 void map_section(Viewer& v) {
-  auto& m = v.map;
-  ImGui::Checkbox("compute", &m.enabled);
+  Controls& c = v.controls;
+  ActivityMapParams& mp = c.sim.map;
+  ImGui::Checkbox("compute", &c.sim.map_enabled);
   ImGui::SameLine();
-  ImGui::Checkbox("overlay in 3D", &m.overlay);
-  int plane = static_cast<int>(m.params.plane);
+  ImGui::Checkbox("overlay in 3D", &c.map_overlay);
+  int plane = static_cast<int>(mp.plane);
   if (combo("plane", &plane, "XY\0XZ\0YZ\0")) {
-    m.params.plane = static_cast<MapPlane>(plane);
-    v.pending.fit_map = true;
+    mp.plane = static_cast<MapPlane>(plane);
+    v.request(SimRequest::of(SimRequest::Kind::FitMap));
   }
-  ImGui::SliderInt("D", &m.params.size, 16, 1024);
-  int scale = static_cast<int>(m.params.scale);
+  ImGui::SliderInt("D", &mp.size, 16, 1024);
+  int scale = static_cast<int>(mp.scale);
   ImGui::RadioButton("linear", &scale, 0);
   ImGui::SameLine();
   ImGui::RadioButton("log", &scale, 1);
-  m.params.scale = static_cast<MapScale>(scale);
-  ImGui::Checkbox("bounds follow the bodies", &m.follow);
-  if (!m.follow && ImGui::Button("fit bounds now")) v.pending.fit_map = true;
-  if (m.overlay) ImGui::SliderFloat("overlay alpha", &m.overlay_alpha, 0.05f, 1.0f);
+  mp.scale = static_cast<MapScale>(scale);
+  ImGui::Checkbox("bounds follow the bodies", &c.sim.map_follow);
+  if (!c.sim.map_follow && ImGui::Button("fit bounds now"))
+    v.request(SimRequest::of(SimRequest::Kind::FitMap));
+  if (c.map_overlay) ImGui::SliderFloat("overlay alpha", &c.map_overlay_alpha, 0.05f, 1.0f);
   const auto& tex = v.density();
-  if (m.enabled && tex.size() > 0) {
+  if (c.sim.map_enabled && tex.size() > 0) {
     const auto& a = v.activity();
     const auto& p = v.activity_params();
     const std::string& unit = v.scene().units.length;
@@ -259,7 +284,7 @@ void map_section(Viewer& v) {
     ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeightWithSpacing()));
     char scale_text[64];
     std::snprintf(scale_text, sizeof scale_text, "%u bodies/cell%s", a.max_count,
-                  m.params.scale == MapScale::Log ? " (log)" : "");
+                  mp.scale == MapScale::Log ? " (log)" : "");
     color_bar(render::heat_color, "0", scale_text);
     double cell = (p.u_max - p.u_min) / std::max(p.size, 1);
     char info[160];
