@@ -143,6 +143,13 @@ void register_gui_commands(CLI::App& app) {
                "draw the named bodies' orbit ellipses (the planets about the Sun, the Moon "
                "about the Earth; also in Display)")
       ->group("Window");
+  app.add_option("--distance-scale", g.distance_scale,
+                 "draw bodies at true distances or log-compressed distances from the followed "
+                 "body, else the Sun (the inner planets apart at Neptune's scale; also in "
+                 "Display)")
+      ->check(CLI::IsMember({"true", "log"}))
+      ->capture_default_str()
+      ->group("Window");
   app.add_option("--follow", g.follow,
                  "keep the view centred on: \"centre of mass\", a galaxy (\"galaxy 1\") or a "
                  "body (\"Earth\") (also in Display)")

@@ -21,16 +21,9 @@ namespace {
 const char* const kComponentNames[kComponentCount] = {"star",      "disk", "bulge",
                                                       "dark halo", "gas",  "planet"};
 
-}  // namespace
-
-void display_section(Viewer& v) {
+// colour, size, brightness and the tone mapping
+void look_controls(Viewer& v) {
   auto& st = v.style;
-  const Scene& scene = v.scene();
-  int present[kComponentCount] = {};
-  for (Component c : scene.bodies.component)
-    ++present[static_cast<int>(c)];
-  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
-
   int mode = static_cast<int>(st.color);
   combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
   st.color = static_cast<render::ColorMode>(mode);
@@ -54,8 +47,48 @@ void display_section(Viewer& v) {
     ImGui::SameLine();
     ImGui::SliderFloat("##glow", &v.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
   }
+}
 
-  // legend: only what the scene has
+// the named bodies' colours, and one entry per small-body kind with its count
+void body_legend(const Scene& scene) {
+  int shown = 0;
+  const bool sky = scene.body_class.size() == scene.bodies.size();
+  if (sky) {
+    std::map<std::string, std::pair<glm::vec3, std::size_t>> kinds_present;
+    for (const std::string& cls : scene.body_class) {
+      if (cls.empty()) continue;
+      glm::vec3 col;
+      std::string legend;
+      small_body_color(cls, col, legend);
+      auto& e = kinds_present[legend];
+      e.first = col;
+      ++e.second;
+    }
+    for (const auto& [legend, e] : kinds_present) {
+      ImGui::ColorButton(("##k" + legend).c_str(), ImVec4(e.first.r, e.first.g, e.first.b, 1),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+      ImGui::SameLine();
+      ImGui::Text("%s (%s)", legend.c_str(), with_commas(e.second).c_str());
+    }
+  }
+  for (std::size_t i = 0; i < scene.bodies.size() && shown < 64; ++i) {
+    if (sky && !scene.body_class[i].empty()) continue;
+    glm::vec3 col = render::component_color(static_cast<int>(scene.bodies.component[i]));
+    const std::string& name = i < scene.bodies.name.size() ? scene.bodies.name[i] : "";
+    body_color(name, col);
+    ImGui::ColorButton(("##b" + std::to_string(i)).c_str(), ImVec4(col.r, col.g, col.b, 1),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(name.empty() ? "body" : name.c_str());
+    if (++shown % 4 != 0) ImGui::SameLine();
+  }
+  ImGui::NewLine();
+}
+
+// legend: only what the scene has
+void legend(Viewer& v, bool named) {
+  auto& st = v.style;
+  const Scene& scene = v.scene();
   if (st.color == render::ColorMode::Speed) {
     float hi = st.speed_max;
     ImGui::SliderFloat("speed scale", &st.speed_max, hi * 0.2f, hi * 5.0f, "%.3g",
@@ -69,77 +102,50 @@ void display_section(Viewer& v) {
     std::snprintf(r, sizeof r, "1e%.1f %s", st.log_mass_max, scene.units.mass.c_str());
     color_bar(render::speed_color, l, r);
   } else if (st.color == render::ColorMode::Body && named) {
-    int shown = 0;
-    // small bodies: one entry per kind present, with its count
-    const bool sky = scene.body_class.size() == scene.bodies.size();
-    if (sky) {
-      std::map<std::string, std::pair<glm::vec3, std::size_t>> kinds_present;
-      for (const std::string& cls : scene.body_class) {
-        if (cls.empty()) continue;
-        glm::vec3 col;
-        std::string legend;
-        small_body_color(cls, col, legend);
-        auto& e = kinds_present[legend];
-        e.first = col;
-        ++e.second;
-      }
-      for (const auto& [legend, e] : kinds_present) {
-        ImGui::ColorButton(("##k" + legend).c_str(), ImVec4(e.first.r, e.first.g, e.first.b, 1),
-                           ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-        ImGui::SameLine();
-        ImGui::Text("%s (%s)", legend.c_str(), with_commas(e.second).c_str());
-      }
-    }
-    for (std::size_t i = 0; i < scene.bodies.size() && shown < 64; ++i) {
-      if (sky && !scene.body_class[i].empty()) continue;
-      glm::vec3 col = render::component_color(static_cast<int>(scene.bodies.component[i]));
-      const std::string& name = i < scene.bodies.name.size() ? scene.bodies.name[i] : "";
-      body_color(name, col);
-      ImGui::ColorButton(("##b" + std::to_string(i)).c_str(), ImVec4(col.r, col.g, col.b, 1),
-                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-      ImGui::SameLine();
-      ImGui::TextUnformatted(name.empty() ? "body" : name.c_str());
-      if (++shown % 4 != 0) ImGui::SameLine();
-    }
-    ImGui::NewLine();
+    body_legend(scene);
   }
-  // components: shown, dimmed or hidden (only those the scene has)
+}
+
+// components: shown, dimmed or hidden (only those the scene has)
+void component_controls(Viewer& v, const int (&present)[kComponentCount], bool named) {
   int kinds = 0;
   for (int c = 0; c < kComponentCount; ++c)
     kinds += present[c] > 0;
-  if (kinds > 0 && !(named && kinds <= 2)) {
-    ImGui::TextUnformatted("components:");
-    for (int c = 0; c < kComponentCount; ++c) {
-      if (!present[c]) continue;
-      glm::vec3 col = render::component_color(c);
-      ImGui::ColorButton(kComponentNames[c], ImVec4(col.r, col.g, col.b, 1),
-                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-      ImGui::SameLine();
-      ImGui::Text("%s (%s)", kComponentNames[c],
-                  with_commas(static_cast<std::size_t>(present[c])).c_str());
-      float& g = st.component_gain[c];
-      int state = g >= 0.99f ? 0 : (g > 0 ? 1 : 2);
-      ImGui::PushID(c);
-      // the three choices at the right beside the name, or under it where they do not fit
-      const ImGuiStyle& style = ImGui::GetStyle();
-      const float radios = ImGui::CalcTextSize("shown dim hidden").x +
-                           3 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) +
-                           2 * style.ItemSpacing.x;
-      const float right = ImGui::GetContentRegionMax().x - radios;
-      if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= right)
-        ImGui::SameLine(right);
-      else
-        ImGui::SetCursorPosX(std::max(right, style.IndentSpacing));
-      bool ch = ImGui::RadioButton("shown", &state, 0);
-      ImGui::SameLine();
-      ch |= ImGui::RadioButton("dim", &state, 1);
-      ImGui::SameLine();
-      ch |= ImGui::RadioButton("hidden", &state, 2);
-      if (ch) g = state == 0 ? 1.0f : (state == 1 ? 0.2f : 0.0f);
-      ImGui::PopID();
-    }
+  if (kinds == 0 || (named && kinds <= 2)) return;
+  ImGui::TextUnformatted("components:");
+  for (int c = 0; c < kComponentCount; ++c) {
+    if (!present[c]) continue;
+    glm::vec3 col = render::component_color(c);
+    ImGui::ColorButton(kComponentNames[c], ImVec4(col.r, col.g, col.b, 1),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+    ImGui::SameLine();
+    ImGui::Text("%s (%s)", kComponentNames[c],
+                with_commas(static_cast<std::size_t>(present[c])).c_str());
+    float& g = v.style.component_gain[c];
+    int state = g >= 0.99f ? 0 : (g > 0 ? 1 : 2);
+    ImGui::PushID(c);
+    // the three choices at the right beside the name, or under it where they do not fit
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float radios = ImGui::CalcTextSize("shown dim hidden").x +
+                         3 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) +
+                         2 * style.ItemSpacing.x;
+    const float right = ImGui::GetContentRegionMax().x - radios;
+    if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= right)
+      ImGui::SameLine(right);
+    else
+      ImGui::SetCursorPosX(std::max(right, style.IndentSpacing));
+    bool ch = ImGui::RadioButton("shown", &state, 0);
+    ImGui::SameLine();
+    ch |= ImGui::RadioButton("dim", &state, 1);
+    ImGui::SameLine();
+    ch |= ImGui::RadioButton("hidden", &state, 2);
+    if (ch) g = state == 0 ? 1.0f : (state == 1 ? 0.2f : 0.0f);
+    ImGui::PopID();
   }
+}
 
+// names, trails, orbits, and true or log distances
+void overlay_controls(Viewer& v, bool named) {
   if (named) ImGui::Checkbox("names (L)", &v.labels);
   if (named) ImGui::SameLine();
   if (!v.trails_possible()) ImGui::BeginDisabled();
@@ -155,7 +161,7 @@ void display_section(Viewer& v) {
         "started.");
   }
   if (v.trails_enabled && v.trails_possible()) {
-    const UnitSystem& u = scene.units;
+    const UnitSystem& u = v.scene().units;
     double lo = v.physics().dt * 50, hi = v.physics().dt * Viewer::kTrailLength * 200;
     double span = std::clamp(v.trail_span, lo, hi);
     std::string fmt = "trail " + format_span(span, u);
@@ -166,7 +172,24 @@ void display_section(Viewer& v) {
         "How much simulated time a trail covers; it is sampled every step or every few "
         "steps, whatever the speed, so it stays smooth.");
   }
-  // follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+  int scale = static_cast<int>(v.distance_scale);
+  ImGui::TextUnformatted("distances");
+  ImGui::SameLine();
+  ImGui::RadioButton("true", &scale, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("log", &scale, 1);
+  v.distance_scale = static_cast<render::DistanceScale>(scale);
+  help_marker(
+      "log: every body is drawn at a log-compressed distance from the followed body, else the "
+      "Sun (the heaviest body), so the inner planets come out from under the Sun at the scale "
+      "that shows Neptune. Only the picture changes. Names, orbits, trails, picking and the "
+      "scale bar (marks at 1, 10, 100 ...) follow; tree cells and the density overlay are "
+      "drawn at true distances only and hidden meanwhile.");
+}
+
+// follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
+void follow_controls(Viewer& v) {
+  const Scene& scene = v.scene();
   const std::vector<std::string> centres = v.follow_choices();
   const bool bodies = !v.host_positions().empty() && scene.bodies.size() <= 64;
   if (!centres.empty() || bodies) {
@@ -203,6 +226,21 @@ void display_section(Viewer& v) {
   if (ImGui::Button("fit view (F)")) v.pending.fit_view = true;
   ImGui::SameLine();
   if (ImGui::Button("reset view (R)")) v.pending.reset_view = true;
+}
+
+}  // namespace
+
+void display_section(Viewer& v) {
+  const Scene& scene = v.scene();
+  int present[kComponentCount] = {};
+  for (Component c : scene.bodies.component)
+    ++present[static_cast<int>(c)];
+  const bool named = v.style.color == render::ColorMode::Body || !scene.bodies.name.empty();
+  look_controls(v);
+  legend(v, named);
+  component_controls(v, present, named);
+  overlay_controls(v, named);
+  follow_controls(v);
 }
 
 void map_section(Viewer& v) {

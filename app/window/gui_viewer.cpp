@@ -217,9 +217,18 @@ void Viewer::send_requests() {
       glGetNamedBufferSubData(particles_->position_buffer(), 0,
                               static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
     }
-    follow = follow_group = -1;
+    // F stops following; a new distance scale keeps it (the camera's target follows on)
+    if (!refit_keeps_follow_) follow = follow_group = -1;
+    refit_keeps_follow_ = false;
     // the part of the window the panel leaves free (the view's centre is shifted into it)
     const float free_w = std::max(static_cast<float>(last_w_) - view_offset_px, 0.25f * last_w_);
+    // the view fits the bodies where they are drawn
+    const render::DistanceMap m = frame_distance_map();
+    for (std::size_t i = 0; 4 * i + 2 < pos.size() && !m.identity(); ++i) {
+      const glm::vec3 q =
+          render::map_point(m, glm::vec3(pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]));
+      pos[4 * i] = q.x, pos[4 * i + 1] = q.y, pos[4 * i + 2] = q.z;
+    }
     if (pos.size() == 4 * state_.n)
       camera_.fit(pos.data(), state_.n, 4, free_w / static_cast<float>(std::max(last_h_, 1)));
   }
@@ -406,6 +415,9 @@ void Viewer::on_new_scene() {
   follow = follow_group = -1;
   follow_track_ = {};
   labels = named;
+  dominant_ = dominant_body(b);
+  log_reference_ = static_cast<float>(log_reference_radius(s.bodies, s.body_class, dominant_));
+  if (!dmap_.identity()) pending.fit_view = true;  // the home view is for true distances
   merge = s.merge_on_touch;
   // speed: the scene's, or one step per frame at 60 frames/s
   speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
@@ -492,7 +504,7 @@ void Viewer::upload_positions() {
 // picking and labels -------------------------------------------------------------------------
 
 bool Viewer::to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const {
-  glm::vec4 c = view_proj_ * glm::vec4(p, 1.0f);
+  glm::vec4 c = view_proj_ * glm::vec4(render::map_point(dmap_, p), 1.0f);
   if (!(c.w > 0)) return false;
   px = (c.x / c.w * 0.5f + 0.5f) * static_cast<float>(width);
   py = (1.0f - (c.y / c.w * 0.5f + 0.5f)) * static_cast<float>(height);
@@ -601,19 +613,20 @@ void Viewer::draw(int width, int height) {
     glClear(GL_COLOR_BUFFER_BIT);
   }
   mark("clear");
-  if (map.enabled && map.overlay && density_->size() > 0) {
+  // the density overlay and the tree's cells are drawn at true distances only
+  if (map.enabled && map.overlay && density_->size() > 0 && dmap_.identity()) {
     const auto& mp = state_.map_params;
     glm::vec4 bounds(mp.u_min, mp.u_max, mp.v_min, mp.v_max);
     density_->draw_overlay(view_proj_, static_cast<int>(mp.plane), bounds, map.overlay_alpha);
     mark("map");
   }
   if (trails_enabled && trails_on_) {
-    trails_->draw(view_proj_, 1.0f);
+    trails_->draw(view_proj_, 1.0f, dmap_);
     mark("trails");
   }
-  particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style);
+  particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style, dmap_);
   mark("particles");
-  if (tree_boxes && state_.has_tree) {
+  if (tree_boxes && state_.has_tree && dmap_.identity()) {
     boxes_->draw(view_proj_, 0.35f, tree_depth);
     mark("tree cells");
   }
@@ -631,7 +644,7 @@ void Viewer::draw(int width, int height) {
       lines.push_back(std::move(l));
     }
     orbit_lines_->set(lines);
-    orbit_lines_->draw(view_proj_, 0.45f);
+    orbit_lines_->draw(view_proj_, 0.45f, dmap_);
     mark("orbits");
   }
   if (tone.hdr) {
@@ -734,6 +747,18 @@ bool Viewer::follow_centre(glm::dvec3& c) {
   return true;
 }
 
+render::DistanceMap Viewer::frame_distance_map() const {
+  if (distance_scale == render::DistanceScale::True) return {};
+  // the followed body or centre (the camera's target), else the Sun, else the origin
+  glm::vec3 centre(0.0f);
+  const auto d = static_cast<std::size_t>(dominant_);
+  if (follow >= 0 || follow_group >= 0)
+    centre = camera_.target();
+  else if (dominant_ >= 0 && 4 * d + 2 < xyzm_.size())
+    centre = glm::vec3(xyzm_[4 * d], xyzm_[4 * d + 1], xyzm_[4 * d + 2]);
+  return render::log_distance_map(centre, log_reference_);
+}
+
 void Viewer::frame(int width, int height) {
   double t = now_seconds();
   if (last_frame_time_ > 0) {
@@ -742,7 +767,15 @@ void Viewer::frame(int width, int height) {
     all_frame_ms_.push_back(static_cast<float>(times_.frame_ms));
   }
   last_frame_time_ = t;
+  last_w_ = width;
+  last_h_ = height;
 
+  // a new distance scale: the view fits the bodies as they are now drawn
+  if (distance_scale != drawn_scale_) {
+    drawn_scale_ = distance_scale;
+    dmap_ = frame_distance_map();
+    pending.fit_view = refit_keeps_follow_ = true;
+  }
   send_requests();
   // a changed trail sampling starts the trails over (old samples had another spacing)
   if (trails_on_ && trail_every() != trail_every_used_) trails_on_ = false;
@@ -775,6 +808,7 @@ void Viewer::frame(int width, int height) {
     glm::dvec3 c;
     if (follow_centre(c)) camera_.set_target(glm::vec3(c));
   }
+  dmap_ = frame_distance_map();
 
   if (timer_valid_) timer_->begin();
   draw(width, height);

@@ -17,6 +17,7 @@
 #include "app/window/gui_logic.hpp"
 #include "render/camera.hpp"
 #include "render/cell_boxes.hpp"
+#include "render/distance_scale.hpp"
 #include "render/hdr.hpp"
 #include "render/interop.hpp"
 #include "render/map_overlay.hpp"
@@ -141,6 +142,12 @@ class Viewer {
   double trail_span = 0;  ///< simulated time a trail covers
   bool labels = true;
   bool orbits = false;  ///< the named bodies' orbit ellipses about their attractors
+  /// Bodies, trails and orbits drawn at true or log-compressed distances from the followed
+  /// body or centre, else the body holding most of the mass (the Sun), else the origin; a change
+  /// fits the view. Only the picture changes, never the simulation.
+  render::DistanceScale distance_scale = render::DistanceScale::True;
+  /// The mapping of the last frame (labels, picking and the scale bar use it).
+  const render::DistanceMap& distance_map() const { return dmap_; }
   /// Whether this scene has orbits to draw (named bodies on closed orbits, host positions).
   bool has_orbits() const { return !orbit_defs_.empty(); }
   int follow = -1;  ///< body the camera follows (-1: none)
@@ -311,6 +318,8 @@ class Viewer {
   bool to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const;
   SimControls controls() const;
   int trail_every() const;
+  /// The distance mapping for this frame (after the camera follows).
+  render::DistanceMap frame_distance_map() const;
 
   std::unique_ptr<render::ParticleRenderer> particles_;
   std::unique_ptr<render::Trails> trails_;
@@ -364,6 +373,11 @@ class Viewer {
   long long frames_ = 0;
   double achieved_speed_ = 0, speed_t0_ = 0, speed_sim0_ = 0;
   glm::mat4 view_proj_{1.0f};
+  render::DistanceMap dmap_;
+  render::DistanceScale drawn_scale_ = render::DistanceScale::True;
+  float log_reference_ = 1;  // R of the log map: the scene's outer bodies (set per scene)
+  int dominant_ = -1;        // the body with most of the mass (the Sun), -1: none
+  bool refit_keeps_follow_ = false;
   int last_w_ = 1, last_h_ = 1;
 
   std::unique_ptr<SimRunner> runner_;  // last: joined first

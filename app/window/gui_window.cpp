@@ -456,6 +456,7 @@ int run_gui(const LaunchOptions& launch_options_in) {
   panel.check = opt.panel_check;
   viewer.paused = opt.paused;
   viewer.orbits = opt.orbits;
+  render::parse_distance_scale(opt.distance_scale.c_str(), viewer.distance_scale);
   if (!opt.follow.empty()) {
     std::string why;
     if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
