@@ -12,6 +12,7 @@ add_library(nbody_gui STATIC
   runner/sim_runner_edit.cpp
   runner/sim_runner_monitors.cpp
   window/viewer_edit.cpp
+  window/viewer_draw.cpp
   window/gestures.cpp
   window/startup.cpp
   window/egl_context.cpp

@@ -150,6 +150,12 @@ void register_gui_commands(CLI::App& app) {
       ->check(CLI::IsMember({"true", "log"}))
       ->capture_default_str()
       ->group("Window");
+  app.add_option("--lite-render", g.lite_render,
+                 "the cheaper pipeline: the HDR frame at half resolution, an unchanged view not "
+                 "drawn again; auto: when a software rasterizer (llvmpipe) draws")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str()
+      ->group("Window");
   app.add_option("--follow", g.follow,
                  "keep the view centred on: \"centre of mass\", a galaxy (\"galaxy 1\") or a "
                  "body (\"Earth\") (also in Display)")

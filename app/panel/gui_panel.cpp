@@ -206,9 +206,11 @@ void draw_log_ruler(ImDrawList* dl, Viewer& v, int width, int height, float pad,
     const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
     dl->AddText(ImVec2(std::min(x - ts.x * 0.5f, b.x - ts.x), b.y - ts.y - 6), col, t.c_str());
   }
-  const char* note = "log distances from the centre";
-  const ImVec2 ns = ImGui::CalcTextSize(note);
-  dl->AddText(ImVec2(std::min(x0, b.x - ns.x), b.y + 7), col, note);
+  std::string from = v.distance_centre_name();
+  if (from == "Sun" || from == "centre of mass") from = "the " + from;
+  const std::string note = "log distances from " + from;
+  const ImVec2 ns = ImGui::CalcTextSize(note.c_str());
+  dl->AddText(ImVec2(std::min(x0, b.x - ns.x), b.y + 7), col, note.c_str());
 }
 
 }  // namespace

@@ -47,6 +47,12 @@ void look_controls(Viewer& v) {
     ImGui::SameLine();
     ImGui::SliderFloat("##glow", &v.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
   }
+  bool half = v.tone.resolution < 1.0f;
+  if (ImGui::Checkbox("half resolution", &half)) v.tone.resolution = half ? 0.5f : 1.0f;
+  help_marker(
+      "The HDR frame at half the window's width and height, scaled up at the end: a quarter of "
+      "the pixels to draw. On by default when a software rasterizer (llvmpipe) draws, which "
+      "also shows the last picture again while nothing in the view changed.");
 }
 
 // the named bodies' colours, and one entry per small-body kind with its count

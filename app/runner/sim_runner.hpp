@@ -349,6 +349,9 @@ class SimRunner {
   std::future<Diagnostics> diag_future_;
   std::optional<Diagnostics> diag_;
   double e0_ = 0, last_health_ = 0;
+  // the energy's O(N²) sum takes at most about 1/8 of the time: the next one starts no sooner
+  // than 8 times the last one's duration after it started (at most twice a second)
+  double diag_started_ = 0, diag_cost_ = 0;
   bool have_e0_ = false;
   // structure (with the health checks): one measurement in flight, of a (strided) copy
   std::future<StructureSample> structure_future_;

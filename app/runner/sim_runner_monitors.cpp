@@ -115,6 +115,7 @@ void SimRunner::check_health(const SimControls& c, bool force) {
   if (diag_future_.valid() &&
       diag_future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     Diagnostics d = diag_future_.get();
+    diag_cost_ = now_seconds() - diag_started_;
     if (!have_e0_) {
       e0_ = d.total;
       have_e0_ = true;
@@ -157,7 +158,9 @@ void SimRunner::check_health(const SimControls& c, bool force) {
       return;
     }
   }
-  if (!diag_future_.valid() && b.size() <= kMaxDiagnosticsN) {
+  if (!diag_future_.valid() && b.size() <= kMaxDiagnosticsN &&
+      (!have_e0_ || now - diag_started_ >= 8 * diag_cost_)) {
+    diag_started_ = now;
     diag_future_ = std::async(std::launch::async, [snapshot = b, G = active_params(c).G,
                                                    eps = active_params(c).softening] {
       return compute_diagnostics(snapshot, G, eps);

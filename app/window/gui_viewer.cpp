@@ -76,7 +76,8 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threade
       allow_interop_(allow_interop) {
   GLint bits = 0;
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
-  timer_valid_ = bits > 0 && !software_gl();
+  software_ = software_gl();
+  timer_valid_ = bits > 0 && !software_;
   preset_name = scene.name;
   runner_ = std::make_unique<SimRunner>(std::move(scene), p, threaded, override);
   SimUpdate u = runner_->take(state_);
@@ -406,6 +407,7 @@ void Viewer::on_new_scene() {
     style.component_gain[c] = 1.0f;
   style.component_gain[static_cast<int>(Component::Dark)] = 0.0f;
   tone = {};
+  if (lite_) tone.resolution = 0.5f;  // a quarter of the pixels for a CPU rasterizer
   tone.gamma = small ? 1.0f : 1.4f;
 
   trails_enabled = s.trails && trails_possible();
@@ -478,6 +480,7 @@ void Viewer::upload_positions() {
   times_.interop_ms = 0;
   if (!positions_new_) return;
   positions_new_ = false;
+  ++uploads_;
   double t0 = now_seconds();
   if (state_.device_data && path_ == DataPath::Interop) {
     try {
@@ -571,41 +574,24 @@ void Viewer::draw(int width, int height) {
   const bool probe = probe_frames_ > 0;
   double probe_t = now_seconds();
   auto mark = [&](const char* pass) {
-    if (!probe) return;
-    glFinish();
-    double t = now_seconds();
-    float top = 0;
-    std::size_t lit = tone.hdr ? hdr_->count_above(0.05f, &top) : 0;
-    GLenum e = glGetError();
-    std::fprintf(stderr, "probe frame %lld %-10s %8.3f ms  lit %zu  brightest %.3g%s%s\n", frames_,
-                 pass, (t - probe_t) * 1e3, lit, static_cast<double>(top), e ? " glGetError " : "",
-                 e ? render::gl_error_name(e) : "");
-    probe_t = now_seconds();
+    if (probe) probe_mark(pass, probe_t);
   };
-  if (probe) {
-    std::fprintf(stderr,
-                 "probe frame %lld: %dx%d, N %zu, target fbo %d, camera distance %g, view_proj "
-                 "row0 %g %g %g %g, point size %g, brightness %g, colour mode %d\n",
-                 frames_, width, height, state_.n, target, static_cast<double>(camera_.distance()),
-                 static_cast<double>(view_proj_[0][0]), static_cast<double>(view_proj_[1][0]),
-                 static_cast<double>(view_proj_[2][0]), static_cast<double>(view_proj_[3][0]),
-                 static_cast<double>(style.point_size), static_cast<double>(style.brightness),
-                 static_cast<int>(style.color));
-    if (!xyzm_.empty()) {
-      int inside = 0;
-      for (std::size_t i = 0; i < state_.n; ++i) {
-        float px = 0, py = 0;
-        if (project(i, width, height, px, py) && px >= 0 && py >= 0 && px < width && py < height)
-          ++inside;
-      }
-      std::fprintf(stderr, "probe frame %lld: %d of %zu host positions project inside\n", frames_,
-                   inside, state_.n);
+  if (probe) probe_begin(width, height, target);
+  // a frame like the last one (software rasterizers): the kept image is shown again
+  const bool keep = keep_frames_ && tone.hdr && !probe;
+  std::vector<double> key;
+  if (keep) {
+    key = draw_key(width, height);
+    if (key == drawn_key_ && hdr_->present(static_cast<GLuint>(target))) {
+      ++frames_reused_;
+      return;
     }
   }
+  drawn_key_ = key;
 
   const glm::vec3 background(0.006f, 0.006f, 0.014f);
   if (tone.hdr) {
-    hdr_->begin(width, height, background);
+    hdr_->begin(width, height, background, tone.resolution);
   } else {
     glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
     glViewport(0, 0, width, height);
@@ -624,7 +610,9 @@ void Viewer::draw(int width, int height) {
     trails_->draw(view_proj_, 1.0f, dmap_);
     mark("trails");
   }
-  particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), style, dmap_);
+  // sprite sizes follow the frame drawn into (the HDR frame may be smaller than the target)
+  const int drawn_h = tone.hdr ? hdr_->height() : height;
+  particles_->draw(view, proj, camera_.distance(), static_cast<float>(drawn_h), style, dmap_);
   mark("particles");
   if (tree_boxes && state_.has_tree && dmap_.identity()) {
     boxes_->draw(view_proj_, 0.35f, tree_depth);
@@ -648,21 +636,10 @@ void Viewer::draw(int width, int height) {
     mark("orbits");
   }
   if (tone.hdr) {
-    hdr_->resolve(static_cast<GLuint>(target), tone);
+    hdr_->resolve(static_cast<GLuint>(target), tone, keep);
     mark("tonemap");
   }
-  if (probe) {
-    // what reached the target: pixels brighter than the background
-    std::vector<unsigned char> px(static_cast<std::size_t>(width) * height * 4);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(target));
-    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-    std::size_t lit = 0;
-    for (std::size_t i = 0; i < px.size(); i += 4)
-      lit += px[i] > 40 || px[i + 1] > 40 || px[i + 2] > 40;
-    std::fprintf(stderr, "probe frame %lld: target fbo %d has %zu lit pixels\n", frames_, target,
-                 lit);
-    --probe_frames_;
-  }
+  if (probe) probe_end(width, height, target);
 }
 
 std::vector<std::string> Viewer::follow_choices() const {
@@ -745,18 +722,6 @@ bool Viewer::follow_centre(glm::dvec3& c) {
   }
   c = t.samples >= 2 ? moved_centre(t.t0, t.c0, t.t1, t.c1, state_.time) : t.c1;
   return true;
-}
-
-render::DistanceMap Viewer::frame_distance_map() const {
-  if (distance_scale == render::DistanceScale::True) return {};
-  // the followed body or centre (the camera's target), else the Sun, else the origin
-  glm::vec3 centre(0.0f);
-  const auto d = static_cast<std::size_t>(dominant_);
-  if (follow >= 0 || follow_group >= 0)
-    centre = camera_.target();
-  else if (dominant_ >= 0 && 4 * d + 2 < xyzm_.size())
-    centre = glm::vec3(xyzm_[4 * d], xyzm_[4 * d + 1], xyzm_[4 * d + 2]);
-  return render::log_distance_map(centre, log_reference_);
 }
 
 void Viewer::frame(int width, int height) {

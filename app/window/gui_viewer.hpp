@@ -216,6 +216,22 @@ class Viewer {
   long long frames() const { return frames_; }
   /// Whether GL timer queries measure the GPU's work here (not under a software rasterizer).
   bool render_timing_valid() const { return timer_valid_; }
+  /// Whether a software rasterizer (llvmpipe) draws.
+  bool software_rendering() const { return software_; }
+  /// The cheaper pipeline (off by default; the window turns it on under a software
+  /// rasterizer): the HDR frame at half resolution for each new scene, and a view that has not
+  /// changed is not drawn again (its kept image is shown).
+  void set_lite_render(bool on) {
+    lite_ = keep_frames_ = on;
+    tone.resolution = on ? 0.5f : 1.0f;
+  }
+  bool lite_render() const { return lite_; }
+  /// Frames whose view had not changed and whose kept image was shown again (software
+  /// rasterizers; app/window/viewer_draw.cpp).
+  long long frames_reused() const { return frames_reused_; }
+  /// What log distances are measured from: the followed body or centre, else the heaviest
+  /// body ("the Sun"), else "the origin".
+  std::string distance_centre_name() const;
   /// Statistics since the last new scene or reset (for --stats): every frame interval and
   /// every batch's per-step time.
   const std::vector<float>& all_frame_ms() const { return all_frame_ms_; }
@@ -320,6 +336,12 @@ class Viewer {
   int trail_every() const;
   /// The distance mapping for this frame (after the camera follows).
   render::DistanceMap frame_distance_map() const;
+  // app/window/viewer_draw.cpp: what a frame's picture depends on (equal: the kept image is
+  // still right), and the --gl-debug pass diagnostics
+  std::vector<double> draw_key(int width, int height) const;
+  void probe_begin(int width, int height, GLint target);
+  void probe_mark(const char* pass, double& since);
+  void probe_end(int width, int height, GLint target);
 
   std::unique_ptr<render::ParticleRenderer> particles_;
   std::unique_ptr<render::Trails> trails_;
@@ -378,6 +400,10 @@ class Viewer {
   float log_reference_ = 1;  // R of the log map: the scene's outer bodies (set per scene)
   int dominant_ = -1;        // the body with most of the mass (the Sun), -1: none
   bool refit_keeps_follow_ = false;
+  // software rasterizers: the last drawn frame is kept and shown again while nothing changed
+  bool software_ = false, lite_ = false, keep_frames_ = false;
+  std::vector<double> drawn_key_;
+  long long uploads_ = 0, frames_reused_ = 0;
   int last_w_ = 1, last_h_ = 1;
 
   std::unique_ptr<SimRunner> runner_;  // last: joined first

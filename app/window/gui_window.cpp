@@ -457,6 +457,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
   viewer.paused = opt.paused;
   viewer.orbits = opt.orbits;
   render::parse_distance_scale(opt.distance_scale.c_str(), viewer.distance_scale);
+  viewer.set_lite_render(opt.lite_render == "on" ||
+                         (opt.lite_render == "auto" && viewer.software_rendering()));
   if (!opt.follow.empty()) {
     std::string why;
     if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
@@ -755,6 +757,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
     for (Component c : viewer.scene().bodies.component)
       visible += viewer.style.component_gain[static_cast<int>(c)] > 0;
     j["visible_bodies"] = visible;
+    j["lite_render"] = viewer.lite_render();
+    j["frames_reused"] = viewer.frames_reused();
     int win_w = 0, win_h = 0;
     glfwGetWindowSize(window.w, &win_w, &win_h);
     j["window"] = {win_w, win_h};

@@ -311,3 +311,59 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   EXPECT_GT(viewer.params().G, 0);
   EXPECT_NE(viewer.error().find("G must be > 0"), std::string::npos) << viewer.error();
 }
+
+// The cheaper pipeline of software rasterizers: the HDR frame at half resolution puts the light
+// where the full frame does; a view that has not changed is shown again from the kept image
+// (the same pixels) without drawing; any change (the camera, the look, new positions) draws.
+TEST(Headless, LiteRenderKeepsThePictureAndRedrawsOnlyOnChange) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  constexpr int kW = 320, kH = 240;
+  CpuScene c = plummer_on_cpu(1500);
+  for (double& x : c.scene.bodies.x)
+    x += 0.3 * c.scene.camera_distance;
+  render::OffscreenTarget target(kW, kH);
+  auto draw = [&](app::Viewer& v) {
+    target.bind();
+    v.frame(kW, kH);
+    return render::read_framebuffer(kW, kH);
+  };
+  app::Viewer full(c.scene, c.params), lite(c.scene, c.params);
+  full.paused = lite.paused = true;
+  lite.set_lite_render(true);
+  EXPECT_TRUE(lite.lite_render());
+  EXPECT_EQ(lite.tone.resolution, 0.5f);
+  const render::ImageLight want = render::measure_light(draw(full));
+  const render::Image first = draw(lite);
+  const render::ImageLight got = render::measure_light(first);
+  ASSERT_GT(want.lit, 300);
+  EXPECT_GT(got.lit, want.lit / 2) << "half resolution lost the bodies";
+  // the smallest sprite is one pixel of the half frame: 2x2 on the screen, up to 4x the pixels
+  EXPECT_LT(got.lit, want.lit * 5) << "half resolution floods the frame";
+  EXPECT_LT(std::hypot(got.x - want.x, got.y - want.y), 0.03 * kW);
+  EXPECT_EQ(lite.frames_reused(), 0);
+  // nothing changed: the kept image, pixel for pixel
+  const render::Image again = draw(lite);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  EXPECT_EQ(again.rgba, first.rgba);
+  // the camera turns: drawn anew
+  lite.camera().rotate(40, 0);
+  const render::Image turned = draw(lite);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  EXPECT_NE(turned.rgba, first.rgba);
+  // the look changes: drawn anew
+  lite.style.brightness *= 2;
+  draw(lite);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  // new positions: drawn anew
+  lite.paused = false;
+  draw(lite);
+  draw(lite);
+  EXPECT_GT(lite.state().steps, 0);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  // the full pipeline never reuses
+  draw(full);
+  EXPECT_EQ(full.frames_reused(), 0);
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
