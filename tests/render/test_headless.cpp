@@ -367,3 +367,67 @@ TEST(Headless, LiteRenderKeepsThePictureAndRedrawsOnlyOnChange) {
   EXPECT_EQ(full.frames_reused(), 0);
   EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
 }
+
+// Log distances: the vertex shader and the C++ map agree. Each planet's light is where
+// project() (labels) puts it, a click there picks it, and that is far from where the true
+// distance would draw it; the true scale is exactly the plain projection.
+TEST(Headless, LogDistancesDrawPlanetsWhereLabelsAndPickingPutThem) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  constexpr int kW = 640, kH = 480;
+  const Scene scene = make_scene("solar-system", {});
+  SimParams p;
+  p.kernel = "cpu-symmetric";
+  p.dt = scene.dt;
+  p.softening = scene.softening;
+  p.G = scene.units.G;
+  render::OffscreenTarget target(kW, kH);
+  app::Viewer v(scene, p);
+  v.paused = true;
+  v.labels = true;
+  v.distance_scale = render::DistanceScale::Log;
+  for (int i = 0; i < 3; ++i) {  // the change of scale fits the view in the next frame
+    target.bind();
+    v.frame(kW, kH);
+  }
+  ASSERT_FALSE(v.distance_map().identity());
+  const render::Image img = render::read_framebuffer(kW, kH);
+  const Bodies& b = v.scene().bodies;
+  int checked = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b.name[i] != "Mercury" && b.name[i] != "Venus" && b.name[i] != "Earth" &&
+        b.name[i] != "Mars")
+      continue;
+    SCOPED_TRACE(b.name[i]);
+    float px = 0, py = 0;
+    ASSERT_TRUE(v.project(i, kW, kH, px, py));
+    ASSERT_TRUE(px >= 2 && py >= 2 && px < kW - 2 && py < kH - 2) << px << ", " << py;
+    // light at the labelled place
+    int brightest = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const std::size_t k =
+            4 * (static_cast<std::size_t>(py + dy) * kW + static_cast<std::size_t>(px + dx));
+        brightest =
+            std::max({brightest, int(img.rgba[k]), int(img.rgba[k + 1]), int(img.rgba[k + 2])});
+      }
+    EXPECT_GT(brightest, 60) << "no planet drawn where its label goes";
+    // a click there picks it
+    EXPECT_EQ(v.pick(px, py, kW, kH, 4.0f), static_cast<int>(i));
+    // and the true distance would draw it elsewhere
+    const glm::vec4 c =
+        v.last_view_proj() * glm::vec4(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                                       static_cast<float>(b.z[i]), 1.0f);
+    const double tx = (c.x / c.w * 0.5 + 0.5) * kW, ty = (1.0 - (c.y / c.w * 0.5 + 0.5)) * kH;
+    EXPECT_GT(std::hypot(tx - px, ty - py), 10.0);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);
+  // back to true distances: the plain projection again
+  v.distance_scale = render::DistanceScale::True;
+  target.bind();
+  v.frame(kW, kH);
+  EXPECT_TRUE(v.distance_map().identity());
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
