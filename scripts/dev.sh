@@ -31,7 +31,7 @@ packages=(
   libglfw3-dev libglm-dev libimgui-dev python3-glad libegl-dev libgl-dev libopengl-dev
   libcli11-dev libstb-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   libswe-dev swe-basic-data kstars-data
-  xvfb xauth xdotool libgl1-mesa-dri libegl-mesa0 libglx-mesa0
+  xvfb xauth xdotool libgl1-mesa-dri libegl-mesa0 libglx-mesa0 universal-ctags
 )
 
 # install the packages that are missing

@@ -94,10 +94,9 @@ class RenderOverlays {
   ImGuiContext* context_ = nullptr;
 };
 
-}  // namespace
-
-void register_gui_commands(CLI::App& app) {
-  // window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
+// window options on the top level: `nbody --width 1280 --smoke-test 30 --screenshot a.png`
+void add_window_options(CLI::App& app) {
+  // (the window's options): `nbody --width 1280 --smoke-test 30 --screenshot a.png`
   GuiOptions& g = gui_options();
   app.add_option("--width", g.width,
                  "window width (default: the last size, else 1600, within the screen's work area)")
@@ -196,8 +195,10 @@ void register_gui_commands(CLI::App& app) {
       ->check(CLI::Range(1, 240))
       ->capture_default_str()
       ->group("Recording");
+}
 
-  // nbody render
+// nbody render
+void add_render_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "render",
       "Render frames offscreen (EGL, no display needed) to PNG files plus summary.json with "
@@ -292,6 +293,13 @@ void register_gui_commands(CLI::App& app) {
     bar->finish();
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
+}
+
+}  // namespace
+
+void register_gui_commands(CLI::App& app) {
+  add_window_options(app);
+  add_render_command(app);
 }
 
 }  // namespace nbody::app

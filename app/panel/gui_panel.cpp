@@ -151,7 +151,8 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   if (ImGui::CollapsingHeader("Scene")) scene_section(v, s);
   open("tools", "Tools");
   if (ImGui::CollapsingHeader("Tools", ImGuiTreeNodeFlags_DefaultOpen)) tools_section(v, s);
-  if (!v.selection.empty() || !v.pinned.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (!v.controls.sim.selection.empty() || !v.controls.sim.pinned.empty())
+    ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   open(nullptr, "Inspector");
   if (ImGui::CollapsingHeader("Inspector")) inspector_section(v);
   open("timeline", "Timeline");
@@ -223,13 +224,14 @@ void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, in
   // names next to the bodies
   // (with small bodies: the planets' names only)
   const bool sky = scene.body_class.size() == v.size();
-  if (parts.names && v.labels && !v.host_positions().empty() &&
+  if (parts.names && v.controls.labels && !v.host_positions().empty() &&
       scene.bodies.name.size() == v.size() && (v.size() <= 64 || sky)) {
     std::vector<ImVec4> placed;  // label boxes drawn so far: later ones that overlap are skipped
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (scene.bodies.name[i].empty()) continue;
       if (sky && !scene.body_class[i].empty()) continue;
-      if (v.style.component_gain[static_cast<int>(scene.bodies.component[i])] <= 0) continue;
+      if (v.controls.style.component_gain[static_cast<int>(scene.bodies.component[i])] <= 0)
+        continue;
       float x = 0, y = 0;
       if (!v.project(i, width, height, x, y)) continue;
       if (x < left || x > static_cast<float>(width) || y < 0 || y > static_cast<float>(height))
@@ -284,7 +286,8 @@ void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, in
   if (v.is_paused() && !st.comparing) {
     lines.push_back("paused");
   } else if (v.threaded()) {
-    lines.push_back(v.max_speed ? "as fast as it goes" : format_speed(v.speed, scene.units));
+    lines.push_back(v.controls.sim.max_speed ? "as fast as it goes"
+                                             : format_speed(v.controls.sim.speed, scene.units));
     double running = v.batch_running_s();
     if (running > 0.25) {
       char buf[64];
@@ -292,13 +295,14 @@ void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, in
       lines.push_back(buf);
     }
   }
-  if (v.follow >= 0 && static_cast<std::size_t>(v.follow) < scene.bodies.name.size())
-    lines.push_back("following " + scene.bodies.name[static_cast<std::size_t>(v.follow)]);
-  if (v.follow_group >= 0) {
+  if (v.controls.follow >= 0 &&
+      static_cast<std::size_t>(v.controls.follow) < scene.bodies.name.size())
+    lines.push_back("following " + scene.bodies.name[static_cast<std::size_t>(v.controls.follow)]);
+  if (v.controls.follow_group >= 0) {
     const std::vector<std::string> c = v.follow_choices();
-    if (static_cast<std::size_t>(v.follow_group) < c.size())
-      lines.push_back((v.follow_group == 0 ? "following the " : "following ") +
-                      c[static_cast<std::size_t>(v.follow_group)]);
+    if (static_cast<std::size_t>(v.controls.follow_group) < c.size())
+      lines.push_back((v.controls.follow_group == 0 ? "following the " : "following ") +
+                      c[static_cast<std::size_t>(v.controls.follow_group)]);
   }
   float y = pad;
   for (const std::string& l : lines) {

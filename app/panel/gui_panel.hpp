@@ -1,6 +1,6 @@
 #pragma once
-// The ImGui control panel. Widgets edit the viewer's settings and raise flags in
-// viewer.pending; nothing structural happens inside the panel.
+// The ImGui control panel. Widgets bind to the fields of viewer.controls and push requests that
+// carry their payload (viewer.request()); nothing structural happens inside the panel.
 
 #include <string>
 #include <vector>

@@ -107,8 +107,8 @@ void classroom_section(Viewer& v, PanelState& s) {
   const bool disabled = v.comparing() || chosen.empty();
   if (disabled) ImGui::BeginDisabled();
   if (ImGui::Button(label)) {
-    v.compare_set = std::move(chosen);
-    v.pending.compare = true;
+    v.controls.compare_set = std::move(chosen);
+    v.request(compare_request(v.controls.compare_set));
   }
   if (disabled) ImGui::EndDisabled();
   help_marker(

@@ -22,79 +22,41 @@ const char* const kComponentNames[kComponentCount] = {"star",      "disk", "bulg
                                                       "dark halo", "gas",  "planet"};
 
 // colour, size, brightness and the tone mapping
-void look_controls(Viewer& v) {
-  auto& st = v.style;
+void look_widgets(Controls& c) {
+  auto& st = c.style;
   int mode = static_cast<int>(st.color);
   combo("colour by", &mode, "speed\0component\0mass\0body (own colour)\0");
   st.color = static_cast<render::ColorMode>(mode);
   ImGui::SliderFloat("point size", &st.point_size, 0.5f, 16.0f, "%.1f");
   ImGui::SliderFloat("brightness", &st.brightness, 0.02f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("exposure", &v.tone.exposure, 0.05f, 20.0f, "%.2f",
+  ImGui::SliderFloat("exposure", &c.tone.exposure, 0.05f, 20.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
   help_marker(
       "Light from all bodies adds up in a floating-point image; exposure scales it before a "
       "soft curve brings it to the screen, so dense cores keep their colour.");
-  ImGui::SliderFloat("faint light", &v.tone.gamma, 1.0f, 3.0f, "%.2f");
+  ImGui::SliderFloat("faint light", &c.tone.gamma, 1.0f, 3.0f, "%.2f");
   help_marker("Lifts faint light (tidal tails) without burning the cores.");
-  ImGui::Checkbox("HDR", &v.tone.hdr);
+  ImGui::Checkbox("HDR", &c.tone.hdr);
   help_marker(
       "Off: bodies go straight to the screen in 8 bits (bright cores clip to white; exposure, "
       "faint light and glow do nothing). Cheaper on a weak GPU.");
   ImGui::SameLine();
-  ImGui::Checkbox("glow", &v.tone.glow);
-  if (v.tone.glow) {
+  ImGui::Checkbox("glow", &c.tone.glow);
+  if (c.tone.glow) {
     ImGui::SameLine();
-    ImGui::SliderFloat("##glow", &v.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
+    ImGui::SliderFloat("##glow", &c.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
   }
-  bool half = v.tone.resolution < 1.0f;
-  if (ImGui::Checkbox("half resolution", &half)) v.tone.resolution = half ? 0.5f : 1.0f;
+  bool half = c.tone.resolution < 1.0f;
+  if (ImGui::Checkbox("half resolution", &half)) c.tone.resolution = half ? 0.5f : 1.0f;
   help_marker(
       "The HDR frame at half the window's width and height, scaled up at the end: a quarter of "
       "the pixels to draw. On by default when a software rasterizer (llvmpipe) draws, which "
       "also shows the last picture again while nothing in the view changed.");
 }
 
-// the named bodies' colours, and one entry per small-body kind with its count
-void body_legend(const Scene& scene) {
-  int shown = 0;
-  const bool sky = scene.body_class.size() == scene.bodies.size();
-  if (sky) {
-    std::map<std::string, std::pair<glm::vec3, std::size_t>> kinds_present;
-    for (const std::string& cls : scene.body_class) {
-      if (cls.empty()) continue;
-      glm::vec3 col;
-      std::string legend;
-      small_body_color(cls, col, legend);
-      auto& e = kinds_present[legend];
-      e.first = col;
-      ++e.second;
-    }
-    for (const auto& [legend, e] : kinds_present) {
-      ImGui::ColorButton(("##k" + legend).c_str(), ImVec4(e.first.r, e.first.g, e.first.b, 1),
-                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-      ImGui::SameLine();
-      ImGui::Text("%s (%s)", legend.c_str(), with_commas(e.second).c_str());
-    }
-  }
-  for (std::size_t i = 0; i < scene.bodies.size() && shown < 64; ++i) {
-    if (sky && !scene.body_class[i].empty()) continue;
-    glm::vec3 col = render::component_color(static_cast<int>(scene.bodies.component[i]));
-    const std::string& name = i < scene.bodies.name.size() ? scene.bodies.name[i] : "";
-    body_color(name, col);
-    ImGui::ColorButton(("##b" + std::to_string(i)).c_str(), ImVec4(col.r, col.g, col.b, 1),
-                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(name.empty() ? "body" : name.c_str());
-    if (++shown % 4 != 0) ImGui::SameLine();
-  }
-  ImGui::NewLine();
-}
-
-// legend: only what the scene has
-void legend(Viewer& v, bool named) {
-  auto& st = v.style;
-  const Scene& scene = v.scene();
+// the colour legend (only what the scene has), with the speed scale
+void colour_legend(const Scene& scene, render::ParticleStyle& st, bool named) {
   if (st.color == render::ColorMode::Speed) {
     float hi = st.speed_max;
     ImGui::SliderFloat("speed scale", &st.speed_max, hi * 0.2f, hi * 5.0f, "%.3g",
@@ -108,83 +70,118 @@ void legend(Viewer& v, bool named) {
     std::snprintf(r, sizeof r, "1e%.1f %s", st.log_mass_max, scene.units.mass.c_str());
     color_bar(render::speed_color, l, r);
   } else if (st.color == render::ColorMode::Body && named) {
-    body_legend(scene);
+    int shown = 0;
+    // small bodies: one entry per kind present, with its count
+    const bool sky = scene.body_class.size() == scene.bodies.size();
+    if (sky) {
+      std::map<std::string, std::pair<glm::vec3, std::size_t>> kinds_present;
+      for (const std::string& cls : scene.body_class) {
+        if (cls.empty()) continue;
+        glm::vec3 col;
+        std::string legend;
+        small_body_color(cls, col, legend);
+        auto& e = kinds_present[legend];
+        e.first = col;
+        ++e.second;
+      }
+      for (const auto& [legend, e] : kinds_present) {
+        ImGui::ColorButton(("##k" + legend).c_str(), ImVec4(e.first.r, e.first.g, e.first.b, 1),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+        ImGui::SameLine();
+        ImGui::Text("%s (%s)", legend.c_str(), with_commas(e.second).c_str());
+      }
+    }
+    for (std::size_t i = 0; i < scene.bodies.size() && shown < 64; ++i) {
+      if (sky && !scene.body_class[i].empty()) continue;
+      glm::vec3 col = render::component_color(static_cast<int>(scene.bodies.component[i]));
+      const std::string& name = i < scene.bodies.name.size() ? scene.bodies.name[i] : "";
+      body_color(name, col);
+      ImGui::ColorButton(("##b" + std::to_string(i)).c_str(), ImVec4(col.r, col.g, col.b, 1),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(name.empty() ? "body" : name.c_str());
+      if (++shown % 4 != 0) ImGui::SameLine();
+    }
+    ImGui::NewLine();
   }
 }
 
 // components: shown, dimmed or hidden (only those the scene has)
-void component_controls(Viewer& v, const int (&present)[kComponentCount], bool named) {
+void component_widgets(render::ParticleStyle& st, const int (&present)[kComponentCount],
+                       bool named) {
   int kinds = 0;
   for (int c = 0; c < kComponentCount; ++c)
     kinds += present[c] > 0;
-  if (kinds == 0 || (named && kinds <= 2)) return;
-  ImGui::TextUnformatted("components:");
-  for (int c = 0; c < kComponentCount; ++c) {
-    if (!present[c]) continue;
-    glm::vec3 col = render::component_color(c);
-    ImGui::ColorButton(kComponentNames[c], ImVec4(col.r, col.g, col.b, 1),
-                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
-    ImGui::SameLine();
-    ImGui::Text("%s (%s)", kComponentNames[c],
-                with_commas(static_cast<std::size_t>(present[c])).c_str());
-    float& g = v.style.component_gain[c];
-    int state = g >= 0.99f ? 0 : (g > 0 ? 1 : 2);
-    ImGui::PushID(c);
-    // the three choices at the right beside the name, or under it where they do not fit
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float radios = ImGui::CalcTextSize("shown dim hidden").x +
-                         3 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) +
-                         2 * style.ItemSpacing.x;
-    const float right = ImGui::GetContentRegionMax().x - radios;
-    if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= right)
-      ImGui::SameLine(right);
-    else
-      ImGui::SetCursorPosX(std::max(right, style.IndentSpacing));
-    bool ch = ImGui::RadioButton("shown", &state, 0);
-    ImGui::SameLine();
-    ch |= ImGui::RadioButton("dim", &state, 1);
-    ImGui::SameLine();
-    ch |= ImGui::RadioButton("hidden", &state, 2);
-    if (ch) g = state == 0 ? 1.0f : (state == 1 ? 0.2f : 0.0f);
-    ImGui::PopID();
+  if (kinds > 0 && !(named && kinds <= 2)) {
+    ImGui::TextUnformatted("components:");
+    for (int c = 0; c < kComponentCount; ++c) {
+      if (!present[c]) continue;
+      glm::vec3 col = render::component_color(c);
+      ImGui::ColorButton(kComponentNames[c], ImVec4(col.r, col.g, col.b, 1),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+      ImGui::SameLine();
+      ImGui::Text("%s (%s)", kComponentNames[c],
+                  with_commas(static_cast<std::size_t>(present[c])).c_str());
+      float& g = st.component_gain[c];
+      int state = g >= 0.99f ? 0 : (g > 0 ? 1 : 2);
+      ImGui::PushID(c);
+      // the three choices at the right beside the name, or under it where they do not fit
+      const ImGuiStyle& style = ImGui::GetStyle();
+      const float radios = ImGui::CalcTextSize("shown dim hidden").x +
+                           3 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) +
+                           2 * style.ItemSpacing.x;
+      const float right = ImGui::GetContentRegionMax().x - radios;
+      if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x <= right)
+        ImGui::SameLine(right);
+      else
+        ImGui::SetCursorPosX(std::max(right, style.IndentSpacing));
+      bool ch = ImGui::RadioButton("shown", &state, 0);
+      ImGui::SameLine();
+      ch |= ImGui::RadioButton("dim", &state, 1);
+      ImGui::SameLine();
+      ch |= ImGui::RadioButton("hidden", &state, 2);
+      if (ch) g = state == 0 ? 1.0f : (state == 1 ? 0.2f : 0.0f);
+      ImGui::PopID();
+    }
   }
 }
 
 // names, trails, orbits, and true or log distances
-void overlay_controls(Viewer& v, bool named) {
-  if (named) ImGui::Checkbox("names (L)", &v.labels);
+void trail_widgets(Viewer& v, bool named) {
+  const Scene& scene = v.scene();
+  if (named) ImGui::Checkbox("names (L)", &v.controls.labels);
   if (named) ImGui::SameLine();
   if (!v.trails_possible()) ImGui::BeginDisabled();
-  ImGui::Checkbox("trails", &v.trails_enabled);
+  ImGui::Checkbox("trails", &v.controls.sim.trails);
   if (!v.trails_possible()) ImGui::EndDisabled();
   if (!v.trails_possible()) help_marker("trails are for small scenes (N <= 2048)");
   if (v.has_orbits() && !v.host_positions().empty()) {
     ImGui::SameLine();
-    ImGui::Checkbox("orbits", &v.orbits);
+    ImGui::Checkbox("orbits", &v.controls.orbits);
     help_marker(
         "Each named body's orbit about the body pulling hardest on it (the planets about the "
         "Sun, the Moon about the Earth): the ellipse of its position and velocity as the scene "
         "started.");
   }
-  if (v.trails_enabled && v.trails_possible()) {
-    const UnitSystem& u = v.scene().units;
+  if (v.controls.sim.trails && v.trails_possible()) {
+    const UnitSystem& u = scene.units;
     double lo = v.physics().dt * 50, hi = v.physics().dt * Viewer::kTrailLength * 200;
-    double span = std::clamp(v.trail_span, lo, hi);
+    double span = std::clamp(v.controls.sim.trail_span, lo, hi);
     std::string fmt = "trail " + format_span(span, u);
     if (ImGui::SliderScalar("##trail", ImGuiDataType_Double, &span, &lo, &hi, fmt.c_str(),
                             ImGuiSliderFlags_Logarithmic))
-      v.trail_span = span;
+      v.controls.sim.trail_span = span;
     help_marker(
         "How much simulated time a trail covers; it is sampled every step or every few "
         "steps, whatever the speed, so it stays smooth.");
   }
-  int scale = static_cast<int>(v.distance_scale);
+  int scale = static_cast<int>(v.controls.distance_scale);
   ImGui::TextUnformatted("distances");
   ImGui::SameLine();
   ImGui::RadioButton("true", &scale, 0);
   ImGui::SameLine();
   ImGui::RadioButton("log", &scale, 1);
-  v.distance_scale = static_cast<render::DistanceScale>(scale);
+  v.controls.distance_scale = static_cast<render::DistanceScale>(scale);
   help_marker(
       "log: every body is drawn at a log-compressed distance from the followed body, else the "
       "Sun (the heaviest body), so the inner planets come out from under the Sun at the scale "
@@ -194,7 +191,7 @@ void overlay_controls(Viewer& v, bool named) {
 }
 
 // follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)
-void follow_controls(Viewer& v) {
+void follow_widgets(Viewer& v) {
   const Scene& scene = v.scene();
   const std::vector<std::string> centres = v.follow_choices();
   const bool bodies = !v.host_positions().empty() && scene.bodies.size() <= 64;
@@ -205,23 +202,23 @@ void follow_controls(Viewer& v) {
                  : "body " + std::to_string(i);
     };
     std::string cur = "none";
-    if (v.follow_group >= 0 && v.follow_group < static_cast<int>(centres.size()))
-      cur = centres[static_cast<std::size_t>(v.follow_group)];
-    else if (v.follow >= 0)
-      cur = body_name(static_cast<std::size_t>(v.follow));
+    if (v.controls.follow_group >= 0 && v.controls.follow_group < static_cast<int>(centres.size()))
+      cur = centres[static_cast<std::size_t>(v.controls.follow_group)];
+    else if (v.controls.follow >= 0)
+      cur = body_name(static_cast<std::size_t>(v.controls.follow));
     if (begin_combo("follow", cur.c_str())) {
-      if (ImGui::Selectable("none", v.follow < 0 && v.follow_group < 0))
-        v.follow = v.follow_group = -1;
+      if (ImGui::Selectable("none", v.controls.follow < 0 && v.controls.follow_group < 0))
+        v.controls.follow = v.controls.follow_group = -1;
       for (std::size_t i = 0; i < centres.size(); ++i)
-        if (ImGui::Selectable(centres[i].c_str(), v.follow_group == static_cast<int>(i))) {
-          v.follow_group = static_cast<int>(i);
-          v.follow = -1;
+        if (ImGui::Selectable(centres[i].c_str(), v.controls.follow_group == static_cast<int>(i))) {
+          v.controls.follow_group = static_cast<int>(i);
+          v.controls.follow = -1;
         }
       if (bodies)
         for (std::size_t i = 0; i < scene.bodies.size(); ++i)
-          if (ImGui::Selectable(body_name(i).c_str(), v.follow == static_cast<int>(i))) {
-            v.follow = static_cast<int>(i);
-            v.follow_group = -1;
+          if (ImGui::Selectable(body_name(i).c_str(), v.controls.follow == static_cast<int>(i))) {
+            v.controls.follow = static_cast<int>(i);
+            v.controls.follow_group = -1;
           }
       ImGui::EndCombo();
     }
@@ -229,47 +226,50 @@ void follow_controls(Viewer& v) {
         "The view stays centred on the choice: the centre of mass of all bodies, a galaxy's "
         "centre, or a body (click a body in the view to follow it). F, a pan or 'none' stops.");
   }
-  if (ImGui::Button("fit view (F)")) v.pending.fit_view = true;
-  ImGui::SameLine();
-  if (ImGui::Button("reset view (R)")) v.pending.reset_view = true;
 }
 
 }  // namespace
 
 void display_section(Viewer& v) {
+  auto& st = v.controls.style;
   const Scene& scene = v.scene();
   int present[kComponentCount] = {};
   for (Component c : scene.bodies.component)
     ++present[static_cast<int>(c)];
-  const bool named = v.style.color == render::ColorMode::Body || !scene.bodies.name.empty();
-  look_controls(v);
-  legend(v, named);
-  component_controls(v, present, named);
-  overlay_controls(v, named);
-  follow_controls(v);
+  bool named = st.color == render::ColorMode::Body || !scene.bodies.name.empty();
+  look_widgets(v.controls);
+  colour_legend(scene, st, named);
+  component_widgets(st, present, named);
+  trail_widgets(v, named);
+  follow_widgets(v);
+  if (ImGui::Button("fit view (F)")) v.request(ViewRequest::Fit);
+  ImGui::SameLine();
+  if (ImGui::Button("reset view (R)")) v.request(ViewRequest::Reset);
 }
 
 void map_section(Viewer& v) {
-  auto& m = v.map;
-  ImGui::Checkbox("compute", &m.enabled);
+  Controls& c = v.controls;
+  ActivityMapParams& mp = c.sim.map;
+  ImGui::Checkbox("compute", &c.sim.map_enabled);
   ImGui::SameLine();
-  ImGui::Checkbox("overlay in 3D", &m.overlay);
-  int plane = static_cast<int>(m.params.plane);
+  ImGui::Checkbox("overlay in 3D", &c.map_overlay);
+  int plane = static_cast<int>(mp.plane);
   if (combo("plane", &plane, "XY\0XZ\0YZ\0")) {
-    m.params.plane = static_cast<MapPlane>(plane);
-    v.pending.fit_map = true;
+    mp.plane = static_cast<MapPlane>(plane);
+    v.request(SimRequest::of(SimRequest::Kind::FitMap));
   }
-  ImGui::SliderInt("D", &m.params.size, 16, 1024);
-  int scale = static_cast<int>(m.params.scale);
+  ImGui::SliderInt("D", &mp.size, 16, 1024);
+  int scale = static_cast<int>(mp.scale);
   ImGui::RadioButton("linear", &scale, 0);
   ImGui::SameLine();
   ImGui::RadioButton("log", &scale, 1);
-  m.params.scale = static_cast<MapScale>(scale);
-  ImGui::Checkbox("bounds follow the bodies", &m.follow);
-  if (!m.follow && ImGui::Button("fit bounds now")) v.pending.fit_map = true;
-  if (m.overlay) ImGui::SliderFloat("overlay alpha", &m.overlay_alpha, 0.05f, 1.0f);
+  mp.scale = static_cast<MapScale>(scale);
+  ImGui::Checkbox("bounds follow the bodies", &c.sim.map_follow);
+  if (!c.sim.map_follow && ImGui::Button("fit bounds now"))
+    v.request(SimRequest::of(SimRequest::Kind::FitMap));
+  if (c.map_overlay) ImGui::SliderFloat("overlay alpha", &c.map_overlay_alpha, 0.05f, 1.0f);
   const auto& tex = v.density();
-  if (m.enabled && tex.size() > 0) {
+  if (c.sim.map_enabled && tex.size() > 0) {
     const auto& a = v.activity();
     const auto& p = v.activity_params();
     const std::string& unit = v.scene().units.length;
@@ -303,7 +303,7 @@ void map_section(Viewer& v) {
     ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeightWithSpacing()));
     char scale_text[64];
     std::snprintf(scale_text, sizeof scale_text, "%u bodies/cell%s", a.max_count,
-                  m.params.scale == MapScale::Log ? " (log)" : "");
+                  mp.scale == MapScale::Log ? " (log)" : "");
     color_bar(render::heat_color, "0", scale_text);
     double cell = (p.u_max - p.u_min) / std::max(p.size, 1);
     char info[160];

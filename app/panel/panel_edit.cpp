@@ -49,10 +49,10 @@ std::string speed_of(double v, const UnitSystem& u) {
 }
 
 void remove_selection(Viewer& v) {
-  if (v.selection.empty()) return;
+  if (v.controls.sim.selection.empty()) return;
   Edit e;
   e.kind = Edit::Kind::Remove;
-  e.indices = v.selection;
+  e.indices = v.controls.sim.selection;
   std::sort(e.indices.begin(), e.indices.end());
   const auto& names = v.scene().bodies.name;
   const std::size_t first = e.indices[0];
@@ -66,13 +66,13 @@ void remove_selection(Viewer& v) {
 }
 
 void merge_selection(Viewer& v) {
-  if (v.selection.size() < 2) return;
+  if (v.controls.sim.selection.size() < 2) return;
   Edit e;
   e.kind = Edit::Kind::Merge;
-  e.indices = v.selection;
+  e.indices = v.controls.sim.selection;
   std::sort(e.indices.begin(), e.indices.end());
-  e.label = "merge " + std::to_string(v.selection.size()) + " bodies";
-  v.selection.clear();
+  e.label = "merge " + std::to_string(v.controls.sim.selection.size()) + " bodies";
+  v.controls.sim.selection.clear();
   v.edit(std::move(e));
 }
 
@@ -98,7 +98,8 @@ void set_body(Viewer& v, const BodyCard& c, double m, const std::array<double, 3
 void body_card_ui(Viewer& v, const BodyCard& c) {
   const UnitSystem& u = v.scene().units;
   ImGui::PushID(static_cast<int>(c.index));
-  const bool pinned = std::find(v.pinned.begin(), v.pinned.end(), c.index) != v.pinned.end();
+  const bool pinned = std::find(v.controls.sim.pinned.begin(), v.controls.sim.pinned.end(),
+                                c.index) != v.controls.sim.pinned.end();
   ImGui::Separator();
   ImGui::TextUnformatted(c.name.c_str());
   ImGui::Text("mass %s", mass_of(c.mass, u).c_str());
@@ -122,13 +123,16 @@ void body_card_ui(Viewer& v, const BodyCard& c) {
               number(c.potential, "%.4g").c_str());
   if (ImGui::SmallButton(pinned ? "unpin" : "pin")) {
     if (pinned)
-      v.pinned.erase(std::remove(v.pinned.begin(), v.pinned.end(), c.index), v.pinned.end());
+      v.controls.sim.pinned.erase(
+          std::remove(v.controls.sim.pinned.begin(), v.controls.sim.pinned.end(), c.index),
+          v.controls.sim.pinned.end());
     else
-      v.pinned.push_back(c.index);
+      v.controls.sim.pinned.push_back(c.index);
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton(v.follow == static_cast<int>(c.index) ? "unfollow" : "follow"))
-    v.follow = v.follow == static_cast<int>(c.index) ? -1 : static_cast<int>(c.index);
+  if (ImGui::SmallButton(v.controls.follow == static_cast<int>(c.index) ? "unfollow" : "follow"))
+    v.controls.follow =
+        v.controls.follow == static_cast<int>(c.index) ? -1 : static_cast<int>(c.index);
   ImGui::SameLine();
   if (ImGui::SmallButton("delete")) {
     Edit e;
@@ -203,18 +207,18 @@ void tools_section(Viewer& v, PanelState& s) {
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("a comet from the edge of the system on a near-parabolic orbit into it");
-  ImGui::Checkbox("merge bodies that touch", &v.merge);
-  if (v.merge) {
+  ImGui::Checkbox("merge bodies that touch", &v.controls.sim.merge);
+  if (v.controls.sim.merge) {
     ImGui::SameLine();
     ImGui::Text("(%lld merged)", v.state().mergers);
     const bool physical = v.scene().units.physical();
     if (physical) {
-      ImGui::Checkbox("touch within the softening", &v.merge_rule.use_softening);
-      if (!v.merge_rule.use_softening) {
-        float rho = static_cast<float>(v.merge_rule.density_kg_m3);
+      ImGui::Checkbox("touch within the softening", &v.controls.sim.merge_rule.use_softening);
+      if (!v.controls.sim.merge_rule.use_softening) {
+        float rho = static_cast<float>(v.controls.sim.merge_rule.density_kg_m3);
         if (ImGui::SliderFloat("density [kg/m3]", &rho, 100.0f, 20000.0f, "%.0f",
                                ImGuiSliderFlags_Logarithmic))
-          v.merge_rule.density_kg_m3 = rho;
+          v.controls.sim.merge_rule.density_kg_m3 = rho;
       }
     } else {
       wrapped("bodies touch when closer than the softening");
@@ -238,22 +242,22 @@ void tools_section(Viewer& v, PanelState& s) {
 }
 
 void inspector_section(Viewer& v) {
-  if (v.selection.empty() && v.pinned.empty()) {
+  if (v.controls.sim.selection.empty() && v.controls.sim.pinned.empty()) {
     wrapped("Click a body to see its card.");
     return;
   }
-  if (v.selection.size() > 1) {
-    ImGui::Text("%zu bodies selected", v.selection.size());
+  if (v.controls.sim.selection.size() > 1) {
+    ImGui::Text("%zu bodies selected", v.controls.sim.selection.size());
     ImGui::SameLine();
     if (ImGui::SmallButton("merge (M)")) merge_selection(v);
     ImGui::SameLine();
     if (ImGui::SmallButton("delete (Del)")) remove_selection(v);
     ImGui::SameLine();
   }
-  if (ImGui::SmallButton("clear selection")) v.selection.clear();
+  if (ImGui::SmallButton("clear selection")) v.controls.sim.selection.clear();
   int shown = 0;
-  std::vector<std::size_t> order = v.pinned;
-  for (std::size_t i : v.selection)
+  std::vector<std::size_t> order = v.controls.sim.pinned;
+  for (std::size_t i : v.controls.sim.selection)
     if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
   for (std::size_t i : order) {
     if (shown == 8) {
@@ -280,7 +284,7 @@ void timeline_section(Viewer& v) {
       ImGui::SliderFloat("time", &t, t0, t1, "%.4g");
       if (ImGui::IsItemActive()) {
         scrub = t;
-        v.paused = true;
+        v.controls.sim.paused = true;
       }
       if (ImGui::IsItemDeactivatedAfterEdit()) {
         v.rewind(t);
@@ -305,7 +309,7 @@ void timeline_section(Viewer& v) {
         "Snapshots are kept while the simulation runs forward; drag back to any of them "
         "and play on from there.");
   }
-  ImGui::SliderInt("memory [MB]", &v.timeline_budget_mb, 16, 4096, "%d",
+  ImGui::SliderInt("memory [MB]", &v.controls.sim.timeline_budget_mb, 16, 4096, "%d",
                    ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the snapshots' budget: when full, older ones are thinned out");
@@ -341,8 +345,8 @@ bool edit_key(Viewer& v, PanelState& s, int key, bool ctrl, bool shift) {
     merge_selection(v);
     return true;
   }
-  if (key == 'C' && !v.selection.empty()) {
-    v.follow = static_cast<int>(v.selection.front());
+  if (key == 'C' && !v.controls.sim.selection.empty()) {
+    v.controls.follow = static_cast<int>(v.controls.sim.selection.front());
     return true;
   }
   return false;
@@ -388,9 +392,9 @@ void files_section(Viewer& v, PanelState& s) {
       if (ext == ".bin" || ext == ".csv") {
         v.load_state(chosen);
       } else {
-        v.load_path = chosen;
-        v.load_options = {};
-        v.pending.load_file = true;
+        v.controls.load_path = chosen;
+        v.controls.load_options = {};
+        v.request(load_request(v.controls.load_path, v.controls.load_options));
         s.loading_file = true;
       }
     }
@@ -418,7 +422,7 @@ void files_section(Viewer& v, PanelState& s) {
         auto l = std::make_shared<const Lesson>(
             load_lesson(s.lessons[static_cast<std::size_t>(s.lesson_index)]));
         v.play_lesson(l, true);
-        v.paused = false;
+        v.controls.sim.paused = false;
         s.lesson_error.clear();
       } catch (const std::exception& e) {
         s.lesson_error = e.what();
@@ -438,18 +442,18 @@ void edit_overlays(Viewer& v, const PanelState& s, int width, int height) {
   const float scale = s.scale;
   // the selected bodies: a ring each (pinned ones: a second, dashed-looking ring)
   int drawn = 0;
-  for (const auto* list : {&v.selection, &v.pinned})
+  for (const auto* list : {&v.controls.sim.selection, &v.controls.sim.pinned})
     for (std::size_t i : *list) {
       if (++drawn > 2000) break;
       glm::vec3 p;
       float x = 0, y = 0;
       if (!v.body_position(i, p) || !v.world_to_screen(p, width, height, x, y)) continue;
-      const float r = (list == &v.pinned ? 13.0f : 10.0f) * scale;
+      const float r = (list == &v.controls.sim.pinned ? 13.0f : 10.0f) * scale;
       dl->AddCircle(ImVec2(x, y), r, IM_COL32(120, 220, 255, 230), 24, 1.8f * scale);
     }
   // the predicted path of a body being placed, and its velocity arrow
   const SimState& st = v.state();
-  if (v.probe && st.preview.size() >= 2) {
+  if (v.controls.sim.probe && st.preview.size() >= 2) {
     std::vector<ImVec2> pts;
     pts.reserve(st.preview.size());
     for (const auto& q : st.preview) {

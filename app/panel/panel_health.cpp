@@ -126,11 +126,11 @@ void health_section(Viewer& v) {
     ImGui::Text("|P| = %.3e   2K/|W| = %.3f", p, d->virial_ratio);
   }
   // the galaxies' structure: scenes with groups or disk bodies
-  if (v.state().shows_structure && v.health) {
+  if (v.state().shows_structure && v.controls.sim.health) {
     ImGui::Separator();
     structure_plots(v);
   }
-  ImGui::Checkbox("check energy, NaN/Inf, structure", &v.health);
+  ImGui::Checkbox("check energy, NaN/Inf, structure", &v.controls.sim.health);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("twice a second, off the drawing thread");
 }
 

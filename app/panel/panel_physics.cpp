@@ -25,11 +25,11 @@ namespace {
 // and, for a tree kernel, the wireframe of its cells
 void accuracy_lines(Viewer& v, const KernelInfo& k) {
   const SimState& st = v.state();
-  ImGui::Checkbox("check accuracy", &v.accuracy);
+  ImGui::Checkbox("check accuracy", &v.controls.sim.accuracy);
   help_marker(
       "Every few seconds the force on 256 bodies spread over the system is recomputed by the "
       "direct sum in double precision on a worker thread and compared with this kernel's");
-  if (v.accuracy) {
+  if (v.controls.sim.accuracy) {
     if (st.accuracy && st.accuracy->kernel == st.kernel) {
       const AccuracyReport& r = *st.accuracy;
       char buf[200];
@@ -44,15 +44,15 @@ void accuracy_lines(Viewer& v, const KernelInfo& k) {
     }
   }
   if (!k.tree) return;
-  ImGui::Checkbox("show tree cells", &v.tree_boxes);
+  ImGui::Checkbox("show tree cells", &v.controls.sim.tree_boxes);
   help_marker(
       "The octree of the last step as wireframe boxes, shallow cells orange, deep ones blue: "
       "far from a body, a whole box acts as one mass at its centre of mass");
-  if (v.tree_boxes) {
-    ImGui::SliderInt("cell depth", &v.tree_depth, 0, 8);
+  if (v.controls.sim.tree_boxes) {
+    ImGui::SliderInt("cell depth", &v.controls.sim.tree_depth, 0, 8);
     if (st.has_tree) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%zu cells drawn", st.tree.size());
+      std::snprintf(buf, sizeof buf, "%zu cells drawn", st.tree ? st.tree->size() : 0);
       wrapped(buf);
     }
   }
@@ -206,18 +206,18 @@ void physics_section(Viewer& v) {
   // speed: simulated time per real second; steps per frame follow from it and dt
   if (v.threaded()) {
     double lo = ph.dt * 0.5, hi = std::max(ph.dt * 1e5, lo * 10);
-    double speed = std::clamp(v.speed, lo, hi);
+    double speed = std::clamp(v.controls.sim.speed, lo, hi);
     std::string fmt = format_speed(speed, u);
     if (ImGui::SliderScalar("speed", ImGuiDataType_Double, &speed, &lo, &hi, fmt.c_str(),
                             ImGuiSliderFlags_Logarithmic))
-      v.speed = speed;
+      v.controls.sim.speed = speed;
     help_marker(
         "Simulated time per real second. dt stays as set; the number of steps per second "
         "follows from the speed.");
-    ImGui::Checkbox("as fast as the kernel goes", &v.max_speed);
-    double sps = steps_per_second(v.speed, ph.dt);
+    ImGui::Checkbox("as fast as the kernel goes", &v.controls.sim.max_speed);
+    double sps = steps_per_second(v.controls.sim.speed, ph.dt);
     double fps = v.fps();
-    if (!v.max_speed)
+    if (!v.controls.sim.max_speed)
       ImGui::Text("%.4g steps/s = %.3g steps per frame", sps, fps > 0 ? sps / fps : 0.0);
     if (!v.is_paused() && v.achieved_speed() > 0) {
       std::string reached = format_speed(v.achieved_speed(), u);
@@ -227,7 +227,7 @@ void physics_section(Viewer& v) {
         wrapped("reached: " + reached);
     }
   } else {
-    ImGui::SliderInt("steps per frame", &v.steps_per_frame, 1, 64);
+    ImGui::SliderInt("steps per frame", &v.controls.sim.steps_per_frame, 1, 64);
   }
 
   // short labels beside the fields ("N-body" for G = 1 units, whose names are T and L)
@@ -266,12 +266,12 @@ void physics_section(Viewer& v) {
     edited = true;
   }
   if (edited) v.set_physics(ph);
-  bool paused = v.paused;
-  if (ImGui::Checkbox("pause (Space)", &paused)) v.paused = paused;
+  bool paused = v.controls.sim.paused;
+  if (ImGui::Checkbox("pause (Space)", &paused)) v.controls.sim.paused = paused;
   ImGui::SameLine();
-  if (ImGui::Button("step (S)")) v.pending.single_step = true;
+  if (ImGui::Button("step (S)")) v.request(SimRequest::of(SimRequest::Kind::SingleStep));
   ImGui::SameLine();
-  if (ImGui::Button("reset")) v.pending.reset = true;
+  if (ImGui::Button("reset")) v.request(SimRequest::of(SimRequest::Kind::Reset));
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("back to t = 0 with the scene's own dt, G and softening (edits are undone)");
 }

@@ -37,14 +37,14 @@ void date_picker(Viewer& v, double jd) {
     ymdh[3] = std::clamp(ymdh[3], 0, 23);
     try {
       const double next = sky::jd_tt_from_utc(ymdh[0], ymdh[1], ymdh[2], ymdh[3]);
-      v.preset_params.values["jd"] = next;
+      v.controls.preset_params.values["jd"] = next;
       shown_jd = next;
     } catch (const std::exception& e) {
       v.set_message(std::string("date: ") + e.what());
     }
   }
   if (ImGui::Button("now")) {
-    v.preset_params.values["jd"] = 0;
+    v.controls.preset_params.values["jd"] = 0;
     shown_jd = -1;
   }
   help_marker(
@@ -71,11 +71,11 @@ void scene_section(Viewer& v, PanelState& s) {
       bool sel = static_cast<int>(i) == s.scene_index;
       if (ImGui::Selectable(table[i].label.c_str(), sel)) {
         s.scene_index = static_cast<int>(i);
-        v.preset_name = table[i].name;
-        v.preset_params = {};
-        v.preset_params.n = table[i].default_n;
+        v.controls.preset_name = table[i].name;
+        v.controls.preset_params = {};
+        v.controls.preset_params.n = table[i].default_n;
         for (const auto& p : table[i].params)
-          v.preset_params.values[p.key] = p.def;
+          v.controls.preset_params.values[p.key] = p.def;
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", table[i].description.c_str());
     }
@@ -83,22 +83,23 @@ void scene_section(Viewer& v, PanelState& s) {
   }
   if (s.scene_index >= 0 && s.scene_index < static_cast<int>(table.size())) {
     const SceneInfo* cur = &table[static_cast<std::size_t>(s.scene_index)];
-    v.preset_name = cur->name;
+    v.controls.preset_name = cur->name;
     wrapped(cur->description);
     if (cur->has_n) {
-      int n = static_cast<int>(v.preset_params.n ? v.preset_params.n : cur->default_n);
+      int n = static_cast<int>(v.controls.preset_params.n ? v.controls.preset_params.n
+                                                          : cur->default_n);
       if (ImGui::InputInt("N", &n, 1024, 16384))
-        v.preset_params.n = static_cast<std::size_t>(std::clamp(n, 2, 1 << 24));
+        v.controls.preset_params.n = static_cast<std::size_t>(std::clamp(n, 2, 1 << 24));
     }
     // a seed only where bodies are drawn at random (the scenes with a chosen N)
     if (cur->has_n) {
-      int seed = static_cast<int>(v.preset_params.seed);
+      int seed = static_cast<int>(v.controls.preset_params.seed);
       if (ImGui::InputInt("seed", &seed))
-        v.preset_params.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+        v.controls.preset_params.seed = static_cast<std::uint64_t>(std::max(seed, 0));
     }
     for (const auto& p : cur->params) {
-      auto it = v.preset_params.values.find(p.key);
-      double val = it != v.preset_params.values.end() ? it->second : p.def;
+      auto it = v.controls.preset_params.values.find(p.key);
+      double val = it != v.controls.preset_params.values.end() ? it->second : p.def;
       if (p.key == "jd") {
         date_picker(v, val);
         continue;
@@ -108,12 +109,12 @@ void scene_section(Viewer& v, PanelState& s) {
       ImGui::PushID(p.key.c_str());
       const std::string label = fit_label(p.label);
       if (ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &val, &p.min, &p.max, "%.3g"))
-        v.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
+        v.controls.preset_params.values[p.key] = std::clamp(val, p.min, p.max);
       if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
       ImGui::PopID();
     }
     if (ImGui::Button("Start this scene")) {
-      v.pending.make_preset = true;
+      v.request(scene_request(v.controls.preset_name, v.controls.preset_params));
       s.loading_file = false;
     }
   } else {
@@ -129,25 +130,25 @@ void scene_section(Viewer& v, PanelState& s) {
   if (ImGui::TreeNode("AGORA and Tipsy components")) {
     ImGui::TextUnformatted("AGORA:");
     ImGui::SameLine();
-    ImGui::Checkbox("disk", &v.load_options.agora_disk);
+    ImGui::Checkbox("disk", &v.controls.load_options.agora_disk);
     ImGui::SameLine();
-    ImGui::Checkbox("bulge", &v.load_options.agora_bulge);
+    ImGui::Checkbox("bulge", &v.controls.load_options.agora_bulge);
     ImGui::SameLine();
-    ImGui::Checkbox("halo", &v.load_options.agora_halo);
+    ImGui::Checkbox("halo", &v.controls.load_options.agora_halo);
     ImGui::SameLine();
-    ImGui::Checkbox("gas##agora", &v.load_options.agora_gas);
+    ImGui::Checkbox("gas##agora", &v.controls.load_options.agora_gas);
     ImGui::TextUnformatted("Tipsy:");
     ImGui::SameLine();
-    ImGui::Checkbox("star", &v.load_options.tipsy_star);
+    ImGui::Checkbox("star", &v.controls.load_options.tipsy_star);
     ImGui::SameLine();
-    ImGui::Checkbox("dark", &v.load_options.tipsy_dark);
+    ImGui::Checkbox("dark", &v.controls.load_options.tipsy_dark);
     ImGui::SameLine();
-    ImGui::Checkbox("gas##tipsy", &v.load_options.tipsy_gas);
+    ImGui::Checkbox("gas##tipsy", &v.controls.load_options.tipsy_gas);
     ImGui::TreePop();
   }
   if (ImGui::Button("Load file") && s.load_path[0]) {
-    v.load_path = s.load_path;
-    v.pending.load_file = true;
+    v.controls.load_path = s.load_path;
+    v.request(load_request(v.controls.load_path, v.controls.load_options));
     s.loading_file = true;
   }
 }

@@ -54,6 +54,20 @@ SimParams params_for_kernel(const SimParams& p, const std::string& kernel) {
   return q;
 }
 
+std::vector<std::size_t> inspected(const SimControls& c) {
+  std::vector<std::size_t> out;
+  for (const auto* list : {&c.pinned, &c.selection})
+    for (std::size_t i : *list)
+      if (out.size() < 16 && std::find(out.begin(), out.end(), i) == out.end()) out.push_back(i);
+  return out;
+}
+
+int trail_every(double span, double dt) {
+  dt = std::abs(dt);
+  if (!(span > 0) || !(dt > 0)) return 1;
+  return std::max(1, static_cast<int>(std::lround(span / (kTrailLength * dt))));
+}
+
 namespace {
 
 // scenes up to this size publish host positions (trails, labels, follow, picking)
@@ -66,6 +80,29 @@ constexpr double kMaxDebtS = 0.5;
 }  // namespace
 
 // the UI side -------------------------------------------------------------------------------
+
+SimRunner::SimRunner(Scene scene, const SimParams& params, bool threaded,
+                     const PhysicsOverride& override)
+    : threaded_(threaded) {
+  live_.params = params;
+  start_scene(std::move(scene), override, "");
+  if (!sim_) throw Error(live_.error);
+  std::unique_lock lk(mutex_);
+  fill_from_simulation(controls_, true);
+  publish(lk);
+  lk.unlock();
+  if (threaded_) thread_ = std::thread([this] { loop(); });
+}
+
+SimRunner::~SimRunner() {
+  {
+    std::lock_guard lk(mutex_);
+    quit_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (sim_) sim_->backend().set_device_output({});
+}
 
 void SimRunner::set_controls(const SimControls& c) {
   {
@@ -134,23 +171,16 @@ void SimRunner::run_frame() {
   apply_requests(lk);
   SimControls c = controls_;
   bool single = single_steps_ > 0;
-  bool run = (!c.paused && !health_paused_) || single;
+  bool run = (!c.paused && !live_.health_paused) || single;
   lk.unlock();
-  if (compare_) {
-    // the simulation waits while a comparison runs
-    step_compare();
-    fill_back(c, false);
-  } else if (run) {
-    long long k = single && (c.paused || health_paused_) ? 1 : std::max(1, c.steps_per_frame);
+  if (run && !compare_.running()) {
+    long long k = single && (c.paused || live_.health_paused) ? 1 : std::max(1, c.steps_per_frame);
     if (single) --single_steps_;
     run_batch(c, std::max(1LL, k));
   } else {
-    update_cards(c, false);
-    check_health(c, false);
-    update_map(c, false);
-    update_accuracy(c);
-    update_tree(c);
-    fill_back(c, std::exchange(positions_dirty_, false));
+    // paused, or a comparison runs (one entry per turn; the simulation waits meanwhile)
+    monitor(c);
+    fill_from_simulation(c, std::exchange(positions_dirty_, false));
   }
   lk.lock();
   publish(lk);
@@ -165,31 +195,17 @@ void SimRunner::loop() {
     if (quit_) break;
     SimControls c = controls_;
     bool single = single_steps_ > 0;
-    bool run = (!c.paused && !health_paused_) || single;
-    if (compare_) {
-      // the simulation waits while a comparison runs, one entry per turn
-      lk.unlock();
-      step_compare();
-      fill_back(c, false);
-      lk.lock();
-      publish(lk);
-      continue;
-    }
-    if (!run) {
+    bool run = (!c.paused && !live_.health_paused) || single;
+    if (!run || compare_.running()) {
       running_ = false;
-      // paused: keep the map and health current for the panel, then wait for a change
+      // paused or comparing: the monitors keep the panel current (a comparison runs one entry
+      // per turn, the simulation waits meanwhile); paused, wait for a change
       lk.unlock();
-      bool changed = map_params_.size != c.map.size || map_params_.plane != c.map.plane ||
-                     map_params_.scale != c.map.scale;
-      update_map(c, changed && c.map_enabled);
-      update_cards(c, false);
-      check_health(c, false);
-      update_accuracy(c);
-      update_tree(c);
-      fill_back(c, std::exchange(positions_dirty_, false));
+      monitor(c);
+      fill_from_simulation(c, std::exchange(positions_dirty_, false));
       lk.lock();
       publish(lk);
-      cv_.wait_for(lk, std::chrono::milliseconds(100));
+      if (!run && !compare_.running()) cv_.wait_for(lk, std::chrono::milliseconds(100));
       continue;
     }
     lk.unlock();
@@ -200,12 +216,8 @@ void SimRunner::loop() {
       cv_.wait_for(lk, std::chrono::duration<double>(std::clamp(wait_s, 0.001, 0.05)));
       continue;
     }
-    if (single && (c.paused || health_paused_)) {
-      k = 1;
-      --single_steps_;
-    } else if (single) {
-      --single_steps_;
-    }
+    if (single && (c.paused || live_.health_paused)) k = 1;
+    if (single) --single_steps_;
     run_batch(c, k);
     lk.lock();
     publish(lk);
@@ -234,61 +246,17 @@ void SimRunner::apply(const SimRequest& r) {
       }
       break;
     }
-    case SimRequest::Kind::Reset: {
-      if (diag_future_.valid()) diag_future_.wait();
-      diag_future_ = {};
-      forget_structure();
-      sim_->reset();
-      forget_edits();
-      active_.dt = start_physics_.dt;
-      active_.softening = start_physics_.softening;
-      active_.G = start_physics_.G;
-      ++reset_serial_;
-      have_e0_ = false;
-      diag_.reset();
-      health_paused_ = false;
-      pause_reason_.clear();
-      trail_phase_ = 0;
-      map_fit_pending_ = true;
-      positions_dirty_ = true;
-      reset_pacing();
-      std::ostringstream os;
-      os << "reset to t = 0; dt, G and softening restored to the start's (dt = "
-         << start_physics_.dt << " " << scene_->units.time << ", G = " << start_physics_.G
-         << ", eps = " << start_physics_.softening << " " << scene_->units.length << ")";
-      set_message(os.str());
+    case SimRequest::Kind::Reset:
+      apply_reset();
       break;
-    }
-    case SimRequest::Kind::SwitchKernel: {
-      ++kernel_requests_;
-      SimParams p = active_;
-      p.choice() = r.choice;
-      const bool same =
-          p.kernel == active_.kernel && p.precision == active_.precision && p.gpus == active_.gpus;
-      try {
-        if (same) {
-          // new tunables only: the backend reads them at its next step
-          validate_kernel_params(p);
-          active_ = p;
-          break;
-        }
-        sim_->set_backend(p);
-        active_ = p;
-        forget_kernel_views();
-        est_step_s_ = 0;
-        reset_pacing();
-        set_message("kernel " + p.kernel + " (" + precision_name(p.precision) + ")");
-      } catch (const std::exception& e) {
-        set_error(std::string(same ? "tunables refused, " : "kernel switch failed, ") +
-                  active_.kernel + " kept: " + e.what());
-      }
+    case SimRequest::Kind::SwitchKernel:
+      apply_switch_kernel(r);
       break;
-    }
     case SimRequest::Kind::SetPhysics: {
-      ++physics_requests_;
+      ++live_.physics_requests;
       try {
         validate(r.physics);
-        active_.physics() = r.physics;
+        live_.params.physics() = r.physics;
       } catch (const std::exception& e) {
         set_error(std::string("physics refused, kept as it was: ") + e.what());
       }
@@ -298,12 +266,12 @@ void SimRunner::apply(const SimRequest& r) {
       ++single_steps_;
       break;
     case SimRequest::Kind::Resume:
-      health_paused_ = false;
-      pause_reason_.clear();
+      live_.health_paused = false;
+      live_.pause_reason.clear();
       reset_pacing();
       break;
     case SimRequest::Kind::FitMap:
-      map_fit_pending_ = true;
+      map_.refit();
       break;
     case SimRequest::Kind::Edit:
       apply_edit_request(r);
@@ -326,33 +294,87 @@ void SimRunner::apply(const SimRequest& r) {
       break;
     case SimRequest::Kind::Lesson:
       lesson_.reset();
-      lesson_title_.clear();
+      live_.lesson_title.clear();
       if (r.lesson) {
         try {
           lesson_ = std::make_unique<LessonPlayer>(*r.lesson, sim_->current().units);
-          lesson_title_ = r.lesson->title.empty() ? r.lesson->source : r.lesson->title;
-          set_message("lesson: " + lesson_title_);
+          live_.lesson_title = r.lesson->title.empty() ? r.lesson->source : r.lesson->title;
+          set_message("lesson: " + live_.lesson_title);
           play_lesson();
         } catch (const std::exception& e) {
           set_error(std::string("lesson refused: ") + e.what());
         }
       }
       break;
-    case SimRequest::Kind::Compare: {
-      if (compare_) break;
+    case SimRequest::Kind::Compare:
       // on a copy of the current bodies with the applied dt, G and ε
-      compare_results_.clear();
-      compare_ = std::make_unique<KernelComparison>(
-          sim_->bodies(), active_,
-          r.entries.empty() ? compare_entries(cuda_available()) : r.entries);
+      compare_.start(sim_->bodies(), live_.params, r.entries, live_);
       break;
-    }
   }
+}
+
+void SimRunner::apply_reset() {
+  forget(Forget::Reset);
+  sim_->reset();
+  forget_edits();
+  live_.params.dt = start_physics_.dt;
+  live_.params.softening = start_physics_.softening;
+  live_.params.G = start_physics_.G;
+  ++live_.reset_serial;
+  trail_phase_ = 0;
+  positions_dirty_ = true;
+  reset_pacing();
+  std::ostringstream os;
+  os << "reset to t = 0; dt, G and softening restored to the start's (dt = " << start_physics_.dt
+     << " " << scene_->units.time << ", G = " << start_physics_.G
+     << ", eps = " << start_physics_.softening << " " << scene_->units.length << ")";
+  set_message(os.str());
+}
+
+void SimRunner::apply_switch_kernel(const SimRequest& r) {
+  ++live_.kernel_requests;
+  SimParams p = live_.params;
+  p.choice() = r.choice;
+  const bool same = p.kernel == live_.params.kernel && p.precision == live_.params.precision &&
+                    p.gpus == live_.params.gpus;
+  try {
+    if (same) {
+      // new tunables only: the backend reads them at its next step
+      validate_kernel_params(p);
+      live_.params = p;
+      return;
+    }
+    sim_->set_backend(p);
+    live_.params = p;
+    forget(Forget::Kernel);
+    est_step_s_ = 0;
+    reset_pacing();
+    set_message("kernel " + p.kernel + " (" + precision_name(p.precision) + ")");
+  } catch (const std::exception& e) {
+    set_error(std::string(same ? "tunables refused, " : "kernel switch failed, ") +
+              live_.params.kernel + " kept: " + e.what());
+  }
+}
+
+void SimRunner::forget(Forget what) {
+  for (Monitor* m : monitors_)
+    m->forget(what, live_);
+}
+
+void SimRunner::monitor(const SimControls& c) {
+  update_cards(c, false);
+  const bool comparing = compare_.running();
+  const SimParams p = active_params(c);
+  const MonitorContext ctx{*sim_, *scene_, p, c, live_, drift_local_, structure_local_};
+  for (Monitor* m : monitors_)
+    m->update(ctx);
+  // a comparison finished: the live kernel did not change; only the time spent is not owed
+  if (comparing && !compare_.running()) reset_pacing();
 }
 
 void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const std::string& what) {
   // the scene's dt, ε and G (or the command line's); the kernel, integrator and 1PN go on
-  SimParams p = active_;
+  SimParams p = live_.params;
   p.dt = scene.dt;
   p.softening = scene.softening;
   p.G = scene.units.G;
@@ -373,41 +395,31 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
               " failed, old scene kept: " + e.what());
     return;
   }
-  if (diag_future_.valid()) diag_future_.wait();
-  diag_future_ = {};
-  forget_structure();
   if (sim_) sim_->backend().set_device_output({});
   sim_ = std::move(sim);
   scene_ = std::move(scene_ptr);
+  forget(Forget::Scene);
   forget_edits();
   lesson_.reset();  // a lesson plays on its own scene (its Lesson request follows the scene)
-  lesson_title_.clear();
-  shows_structure_ = shows_structure(*scene_);
-  active_ = p;
+  live_.lesson_title.clear();
+  live_.shows_structure = shows_structure(*scene_);
+  live_.params = p;
   start_physics_ = p.physics();
-  forget_kernel_views();
-  ++scene_serial_;
-  ++reset_serial_;
-  have_e0_ = false;
-  diag_.reset();
-  health_paused_ = false;
-  pause_reason_.clear();
+  ++live_.scene_serial;
+  ++live_.reset_serial;
   est_step_s_ = 0;
   trail_phase_ = 0;
   trail_local_.clear();
   trail_local_samples_ = 0;
-  map_fit_pending_ = true;
   positions_dirty_ = true;
-  map_.size = 0;
-  compare_.reset();
   reset_pacing();
   if (!what.empty())
     set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel + note);
-  last_error_.clear();
+  live_.error.clear();
 }
 
 SimParams SimRunner::active_params(const SimControls& c) const {
-  SimParams p = active_;
+  SimParams p = live_.params;
   p.steps_per_frame = std::max(1, c.steps_per_frame);
   return p;
 }
@@ -415,7 +427,7 @@ SimParams SimRunner::active_params(const SimControls& c) const {
 void SimRunner::reset_pacing() {
   anchor_real_ = now_seconds();
   anchor_sim_ = sim_ ? sim_->time() : 0;
-  behind_ = false;
+  live_.behind = false;
 }
 
 long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_s) {
@@ -444,11 +456,11 @@ long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_
   // far behind: the kernel cannot keep up; drop the debt instead of running in bursts
   double debt_s = (c.speed * (now - anchor_real_) - done) / std::max(c.speed, 1e-300);
   if (debt_s > kMaxDebtS) {
-    behind_ = true;
+    live_.behind = true;
     anchor_real_ = now;
     anchor_sim_ = sim_->time();
   } else if (debt_s < 0.05) {
-    behind_ = false;
+    live_.behind = false;
   }
   return k;
 }
@@ -456,114 +468,95 @@ long long SimRunner::plan_batch(const SimControls& c, bool single, double& wait_
 void SimRunner::run_batch(const SimControls& c, long long steps) {
   // bodies that touch merge before the steps (a body placed on another merges at once)
   merge_touching_bodies(c);
-  SimParams p = active_params(c);
   bool device = sim_->size() > kHostPathMaxN && c.device_output_ok && !staging_failed_ &&
                 sim_->backend().supports_device_output();
-  bool trails = c.trails && sim_->size() <= kHostPathMaxN;
-  int every = std::max(1, c.trail_every);
-  if (trail_phase_ >= every) trail_phase_ = 0;
+  if (device) {
+    const std::size_t n = sim_->size();
+    try {
+      for (int i = 0; i < 2; ++i) {
+        staging_pos_[i].allocate(n * 16);
+        staging_speed_[i].allocate(n * 4);
+      }
+    } catch (const std::exception& e) {
+      staging_failed_ = true;
+      set_error(std::string("device staging unavailable, copying through the host: ") + e.what());
+      device = false;
+    }
+  }
   {
     std::lock_guard lk(mutex_);
     batch_started_ = now_seconds();
     batch_steps_ = static_cast<int>(steps);
   }
-  double t0 = now_seconds();
+  const double t0 = now_seconds();
+  run_steps(c, steps, device);
+  if (c.debug_step_delay_ms > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(c.debug_step_delay_ms));
+  const double per_step = (now_seconds() - t0) / static_cast<double>(steps);
+  est_step_s_ = est_step_s_ > 0 ? 0.7 * est_step_s_ + 0.3 * per_step : per_step;
+  {
+    std::lock_guard lk(mutex_);
+    batch_started_ = 0;
+    batch_steps_ = 0;
+  }
+  live_.batch_steps = static_cast<int>(steps);
+  live_.step_ms = sim_->backend().last_step_ms();
+  live_.device_data = device;
+  play_lesson();
+  record_timeline(c);
+  monitor(c);
+  positions_dirty_ = false;
+  fill_from_simulation(c, true);
+}
+
+void SimRunner::run_steps(const SimControls& c, long long steps, bool device) {
+  SimParams p = active_params(c);
+  const bool trails = c.trails && sim_->size() <= kHostPathMaxN;
+  const int every = trail_every(c.trail_span, p.dt);
+  if (trail_phase_ >= every) trail_phase_ = 0;
   try {
-    if (device) {
-      std::size_t n = sim_->size();
-      try {
-        for (int i = 0; i < 2; ++i) {
-          staging_pos_[i].allocate(n * 16);
-          staging_speed_[i].allocate(n * 4);
-        }
-      } catch (const std::exception& e) {
-        staging_failed_ = true;
-        set_error(std::string("device staging unavailable, copying through the host: ") + e.what());
-        device = false;
-      }
-      if (device)
-        sim_->backend().set_device_output(
-            {staging_pos_[back_dev_].get(), staging_speed_[back_dev_].get()});
-    }
-    if (!device) sim_->backend().set_device_output({});
+    if (device)
+      sim_->backend().set_device_output(
+          {staging_pos_[back_dev_].get(), staging_speed_[back_dev_].get()});
+    else
+      sim_->backend().set_device_output({});
     long long left = steps;
     while (left > 0) {
       long long m = trails ? std::min<long long>(left, every - trail_phase_) : left;
       p.steps_per_frame = static_cast<int>(std::min<long long>(m, 1 << 30));
       sim_->step(p);
       left -= m;
-      if (trails) {
-        trail_phase_ += static_cast<int>(m);
-        if (trail_phase_ >= every) {
-          trail_phase_ = 0;
-          const Bodies& b = sim_->bodies();
-          for (std::size_t i = 0; i < b.size(); ++i) {
-            trail_local_.push_back(static_cast<float>(b.x[i]));
-            trail_local_.push_back(static_cast<float>(b.y[i]));
-            trail_local_.push_back(static_cast<float>(b.z[i]));
-          }
-          ++trail_local_samples_;
-        }
+      if (!trails) continue;
+      trail_phase_ += static_cast<int>(m);
+      if (trail_phase_ < every) continue;
+      trail_phase_ = 0;
+      const Bodies& b = sim_->bodies();
+      for (std::size_t i = 0; i < b.size(); ++i) {
+        trail_local_.push_back(static_cast<float>(b.x[i]));
+        trail_local_.push_back(static_cast<float>(b.y[i]));
+        trail_local_.push_back(static_cast<float>(b.z[i]));
       }
+      ++trail_local_samples_;
     }
     if (device) sim_->backend().set_device_output({});
   } catch (const std::exception& e) {
     sim_->backend().set_device_output({});
-    health_paused_ = true;
-    pause_reason_ = std::string("simulation stopped: ") + e.what();
-    set_error(pause_reason_);
+    live_.health_paused = true;
+    live_.pause_reason = std::string("simulation stopped: ") + e.what();
+    set_error(live_.pause_reason);
   }
-  double wall = now_seconds() - t0;
-  if (c.debug_step_delay_ms > 0)
-    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(c.debug_step_delay_ms));
-  double per_step = (now_seconds() - t0) / static_cast<double>(steps);
-  est_step_s_ = est_step_s_ > 0 ? 0.7 * est_step_s_ + 0.3 * per_step : per_step;
-  (void)wall;
-  {
-    std::lock_guard lk(mutex_);
-    batch_started_ = 0;
-    batch_steps_ = 0;
-  }
-  back_.batch_steps = static_cast<int>(steps);
-  back_.step_ms = sim_->backend().last_step_ms();
-  back_.device_data = device;
-  play_lesson();
-  record_timeline(c);
-  update_cards(c, false);
-  check_health(c, false);
-  update_map(c, false);
-  update_accuracy(c);
-  update_tree(c);
-  positions_dirty_ = false;
-  fill_back(c, true);
 }
 
-void SimRunner::step_compare() {
-  // one entry per call, on the comparison's own copy of the bodies
-  compare_->run_next();
-  compare_results_ = compare_->results();
-  if (!compare_->done()) return;
-  compare_.reset();
-  // the live kernel did not change; only the time spent comparing is not owed
-  reset_pacing();
-  set_message("comparison done: " + std::to_string(compare_results_.size()) +
-              " kernels and variants on " + std::to_string(sim_->size()) + " bodies");
-}
-
-void SimRunner::fill_back(const SimControls& c, bool positions) {
-  SimState& s = back_;
-  s.scene_serial = scene_serial_;
-  s.reset_serial = reset_serial_;
+void SimRunner::fill_from_simulation(const SimControls& c, bool positions) {
+  // what the simulation, the undo stack and the timeline own, read as they are now
+  SimState& s = live_;
   s.scene = current_ ? current_ : scene_;
   s.n = sim_->size();
-  fill_back_edits(s);
   const KernelInfo& k = sim_->backend().info();
   s.kernel = k.name;
-  s.precision = active_.precision;
+  s.precision = live_.params.precision;
   s.kernel_gpu = k.gpu;
-  s.params = active_params(c);
-  s.physics_requests = physics_requests_;
-  s.kernel_requests = kernel_requests_;
+  s.params.steps_per_frame = std::max(1, c.steps_per_frame);
   s.time = sim_->time();
   s.steps = sim_->steps_done();
   // the work the kernel counted in its last step (a tree kernel does fewer than N²)
@@ -571,58 +564,38 @@ void SimRunner::fill_back(const SimControls& c, bool positions) {
   s.work = sim_->backend().last_work();
   s.interactions = s.work.interactions;
   s.flops_per_interaction = s.work.flops_per_interaction;
-  s.behind = behind_;
+  publish_undo();
   // host positions unless the last batch wrote the device staging; again while the UI has not
   // taken the last ones (a state it skipped must not lose the positions of a new scene, reset
   // or edit)
   if (positions_unseen_) positions = true;
   s.host_data = positions && !s.device_data;
-  if (s.host_data) {
-    const Bodies& b = sim_->bodies();
-    s.xyzm.resize(4 * b.size());
-    s.speed.resize(b.size());
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      s.xyzm[4 * i + 0] = static_cast<float>(b.x[i]);
-      s.xyzm[4 * i + 1] = static_cast<float>(b.y[i]);
-      s.xyzm[4 * i + 2] = static_cast<float>(b.z[i]);
-      s.xyzm[4 * i + 3] = static_cast<float>(b.m[i]);
-      s.speed[i] =
-          static_cast<float>(std::sqrt(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i]));
-    }
+  if (!s.host_data) return;
+  const Bodies& b = sim_->bodies();
+  s.xyzm.resize(4 * b.size());
+  s.speed.resize(b.size());
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    s.xyzm[4 * i + 0] = static_cast<float>(b.x[i]);
+    s.xyzm[4 * i + 1] = static_cast<float>(b.y[i]);
+    s.xyzm[4 * i + 2] = static_cast<float>(b.z[i]);
+    s.xyzm[4 * i + 3] = static_cast<float>(b.m[i]);
+    s.speed[i] =
+        static_cast<float>(std::sqrt(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i]));
   }
-  s.health_paused = health_paused_;
-  s.pause_reason = pause_reason_;
-  s.diag = diag_;
-  s.e0 = e0_;
-  s.shows_structure = shows_structure_;
-  s.structure = structure_;
-  if (s.map_version != map_version_) {
-    s.map = map_;
-    s.map_params = map_params_;
-    s.map_version = map_version_;
-  }
-  s.comparing = compare_ != nullptr;
-  s.compare_status = compare_ ? "comparing: " + compare_->status() : std::string();
-  s.compare_results = compare_results_;
-  s.accuracy = accuracy_;
-  s.accuracy_wall = accuracy_wall_;
-  s.has_tree = has_tree_;
-  if (s.tree_version != tree_version_) {
-    s.tree = tree_;
-    s.tree_version = tree_version_;
-  }
-  s.error = last_error_;
-  s.error_serial = error_serial_;
-  s.message = last_message_;
-  s.message_serial = message_serial_;
 }
 
 void SimRunner::publish(std::unique_lock<std::mutex>& lk) {
   (void)lk;  // held by the caller
-  back_.version = front_.version + 1;
-  bool device = back_.device_data;
-  std::swap(front_, back_);
-  if (device) std::swap(front_dev_, back_dev_);
+  ++live_.version;
+  // the state is copied; the positions move (the older buffers come back to be filled again)
+  std::vector<float> xyzm = std::move(live_.xyzm), speed = std::move(live_.speed);
+  std::vector<float> old_xyzm = std::move(front_.xyzm), old_speed = std::move(front_.speed);
+  front_ = live_;
+  front_.xyzm = std::move(xyzm);
+  front_.speed = std::move(speed);
+  live_.xyzm = std::move(old_xyzm);
+  live_.speed = std::move(old_speed);
+  if (live_.device_data) std::swap(front_dev_, back_dev_);
   fresh_ = true;
   if (front_.host_data) positions_unseen_ = true;
   // the trail samples and drift points travel separately: none is lost when the UI skips a state
@@ -648,18 +621,8 @@ void SimRunner::publish(std::unique_lock<std::mutex>& lk) {
                          trail_pending_.begin() + static_cast<std::ptrdiff_t>(drop * per_sample));
     trail_pending_samples_ = static_cast<int>(max_samples);
   }
-  back_.device_data = false;
-  back_.batch_steps = 0;
-}
-
-void SimRunner::set_error(const std::string& e) {
-  last_error_ = e;
-  ++error_serial_;
-}
-
-void SimRunner::set_message(const std::string& m) {
-  last_message_ = m;
-  ++message_serial_;
+  live_.device_data = false;
+  live_.batch_steps = 0;
 }
 
 }  // namespace nbody::app

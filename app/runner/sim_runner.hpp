@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/runner/monitors.hpp"
 #include "render/distance_scale.hpp"
 #include "render/interop.hpp"
 #include "sim/analysis/accuracy_probe.hpp"
@@ -44,22 +45,16 @@
 
 namespace nbody::app {
 
-/// The structure of the scene's groups of bodies at one simulated time
-/// (sim/analysis/structure.hpp).
-struct StructureSample {
-  long long reset_serial = 0;  ///< SimState::reset_serial it belongs to
-  double time = 0;
-  std::vector<GroupStructure> groups;
-};
-
-/// Settings the UI pushes every frame (continuous values; no structural change).
+/// The simulation's part of the panel's settings (app/window/controls.hpp): continuous values,
+/// no structural change. The window owns them inside its `Controls` and hands them over whole
+/// every frame; the simulation thread reads its copy between batches.
 struct SimControls {
   int steps_per_frame = 1;  ///< steps of an inline batch (the headless renderer, tests)
   bool paused = false;
   double speed = 0;        ///< simulated time per real second (threaded runs)
   bool max_speed = false;  ///< as many steps as the kernel manages (threaded runs)
-  bool trails = false;     ///< sample host positions for trails
-  int trail_every = 1;     ///< steps between trail samples
+  bool trails = false;     ///< sample host positions for trails (scenes up to 2,048 bodies)
+  double trail_span = 0;   ///< simulated time a trail covers (trail_every() spaces the samples)
   bool map_enabled = false;
   bool map_follow = true;  ///< refit the map bounds to the bodies about once a second
   ActivityMapParams map;
@@ -68,14 +63,25 @@ struct SimControls {
   bool tree_boxes = false;         ///< publish the tree kernel's cells for the wireframe
   int tree_depth = 4;              ///< deepest level of cells published
   double debug_step_delay_ms = 0;  ///< sleeps this long per batch (tests of a slow step)
-  bool device_output_ok = false;   ///< the UI can map its buffers (device staging path allowed)
+  /// The window can map its buffers (device staging path allowed); set by the window when its
+  /// data path changes, not by the panel.
+  bool device_output_ok = false;
   // hands on (issue 19)
-  std::vector<std::size_t> inspect;  ///< bodies whose cards are published (selected, pinned)
-  bool merge = false;                ///< merge bodies that touch, before every batch
+  std::vector<std::size_t> selection;  ///< selected bodies: highlighted, their cards published
+  std::vector<std::size_t> pinned;     ///< bodies whose cards stay open
+  bool merge = false;                  ///< merge bodies that touch, before every batch
   MergeRule merge_rule;
   std::optional<BodySpec> probe;  ///< a body being placed: its predicted path is published
-  std::size_t timeline_budget = std::size_t(256) << 20;  ///< bytes of kept snapshots
+  int timeline_budget_mb = 256;   ///< memory the timeline's snapshots may take
 };
+
+/// The bodies whose cards the simulation measures: the pinned, then the selected ones (at most
+/// 16, no repeats).
+std::vector<std::size_t> inspected(const SimControls& c);
+/// Steps between trail samples so that kTrailLength samples cover `span` at step `dt`.
+int trail_every(double span, double dt);
+/// Samples a trail keeps.
+inline constexpr int kTrailLength = 1000;
 
 /// Which bodies a Select request chooses: the one drawn nearest a point, or all in a box, as
 /// projected by `view_proj` into a width×height view (pixels, origin top-left).
@@ -142,7 +148,10 @@ struct SimRequest {
   }
 };
 
-/// The latest finished state, published by the simulation thread.
+/// The simulation's state as the UI sees it. The simulation thread keeps one, written in place
+/// (each monitor writes its part: app/runner/monitors.hpp), and publishes a copy of it after
+/// each batch; the positions move instead of being copied, and the large arrays (the map, the
+/// tree's cells) are shared, immutable, between the copies.
 struct SimState {
   long long version = 0;               ///< increments with every publish
   long long scene_serial = 0;          ///< increments with every new scene
@@ -180,13 +189,13 @@ struct SimState {
   // accuracy of the active kernel: per-body force error vs the direct sum on a sample
   std::optional<AccuracyReport> accuracy;
   double accuracy_wall = 0;  ///< monotonic seconds when it was measured
-  // tree kernels: the cells of the last tree (when SimControls::tree_boxes)
+  // tree kernels: the cells of the last tree (when SimControls::tree_boxes; null: none)
   bool has_tree = false;
   long long tree_version = 0;
-  std::vector<TreeCell> tree;
-  // activity map
+  std::shared_ptr<const std::vector<TreeCell>> tree;
+  // activity map (null: none yet)
   long long map_version = 0;
-  ActivityMap map;
+  std::shared_ptr<const ActivityMap> map;
   ActivityMapParams map_params;  ///< bounds the map was computed with
   // kernel comparison
   bool comparing = false;
@@ -210,6 +219,17 @@ struct SimState {
   // the latest error and message, with serials so the UI reports each once
   std::string error, message;
   long long error_serial = 0, message_serial = 0;
+
+  /// Sets the error (the UI reports it once).
+  void report_error(std::string e) {
+    error = std::move(e);
+    ++error_serial;
+  }
+  /// Sets the message (the UI shows it once).
+  void report_message(std::string m) {
+    message = std::move(m);
+    ++message_serial;
+  }
 };
 
 /// What accumulated since the UI's previous take(): trail samples and energy-drift points.
@@ -266,22 +286,22 @@ class SimRunner {
   void loop();
   void apply_requests(std::unique_lock<std::mutex>& lk);
   void apply(const SimRequest& r);
+  void apply_reset();
+  void apply_switch_kernel(const SimRequest& r);
   void start_scene(Scene scene, const PhysicsOverride& override, const std::string& what);
   long long plan_batch(const SimControls& c, bool single, double& wait_s);
   void run_batch(const SimControls& c, long long steps);
-  void step_compare();
-  void check_health(const SimControls& c, bool force);
-  void poll_structure();
-  void start_structure();
-  void forget_structure();
-  void update_map(const SimControls& c, bool force);
-  void update_accuracy(const SimControls& c);
-  void update_tree(const SimControls& c);
-  void forget_kernel_views();
-  void fill_back(const SimControls& c, bool positions);
+  void run_steps(const SimControls& c, long long steps, bool device);
+  /// Calls every monitor (and measures the inspected bodies' cards).
+  void monitor(const SimControls& c);
+  /// Every monitor forgets the previous scene, run or kernel.
+  void forget(Forget what);
+  /// Writes what the simulation, the undo stack and the timeline own into live_ (and the host
+  /// positions when `positions`).
+  void fill_from_simulation(const SimControls& c, bool positions);
   void publish(std::unique_lock<std::mutex>& lk);
-  void set_error(const std::string& e);
-  void set_message(const std::string& m);
+  void set_error(const std::string& e) { live_.report_error(e); }
+  void set_message(const std::string& m) { live_.report_message(m); }
   void reset_pacing();
   SimParams active_params(const SimControls& c) const;
   // hands on (sim_runner_edit.cpp)
@@ -295,7 +315,7 @@ class SimRunner {
   void merge_touching_bodies(const SimControls& c);
   void record_timeline(const SimControls& c);
   void update_cards(const SimControls& c, bool force);
-  void fill_back_edits(SimState& s);
+  void publish_undo();
   void forget_edits();
   void apply_load_state(const SimRequest& r);
   void play_lesson();
@@ -308,7 +328,7 @@ class SimRunner {
   bool quit_ = false;
   SimControls controls_;
   std::deque<SimRequest> requests_;
-  SimState front_;
+  SimState front_;  // the newest published copy of live_
   bool fresh_ = false;
   std::atomic<bool> positions_unseen_{false};  // host positions published, not yet taken
   std::vector<float> trail_pending_, drift_pending_;
@@ -322,11 +342,10 @@ class SimRunner {
   // simulation-thread state
   std::unique_ptr<Simulation> sim_;
   std::shared_ptr<const Scene> scene_;
-  // the one owner of the physics and the kernel choice (changed by requests only)
-  SimParams active_;
+  // what the UI sees, written in place (published by copy; the positions move); its `params`
+  // are the one owner of the physics and the kernel choice (changed by requests only)
+  SimState live_;
   PhysicsParams start_physics_;  // of the current scene as started (Reset restores it)
-  long long physics_requests_ = 0, kernel_requests_ = 0;
-  SimState back_;
   std::vector<float> trail_local_;
   int trail_local_samples_ = 0, trail_phase_ = 0;
   std::vector<float> drift_local_;
@@ -335,48 +354,19 @@ class SimRunner {
   int back_dev_ = 1;
   bool staging_failed_ = false;
   bool positions_dirty_ = false;  // a new scene or reset: publish positions even when paused
-  std::string last_error_, last_message_;
-  long long error_serial_ = 0, message_serial_ = 0;
-  long long scene_serial_ = 0, reset_serial_ = 0;
   int single_steps_ = 0;
-  bool health_paused_ = false;
-  std::string pause_reason_;
   // pacing
   double anchor_real_ = 0, anchor_sim_ = 0, est_step_s_ = 0;
   double last_speed_ = -1, last_dt_ = -1;
-  bool last_max_ = false, running_ = false, behind_ = false;
-  // health
-  std::future<Diagnostics> diag_future_;
-  std::optional<Diagnostics> diag_;
-  double e0_ = 0, last_health_ = 0;
-  // the energy's O(N²) sum takes at most about 1/8 of the time: the next one starts no sooner
-  // than 8 times the last one's duration after it started (at most twice a second)
-  double diag_started_ = 0, diag_cost_ = 0;
-  bool have_e0_ = false;
-  // structure (with the health checks): one measurement in flight, of a (strided) copy
-  std::future<StructureSample> structure_future_;
-  std::optional<StructureSample> structure_;
-  bool shows_structure_ = false;
-  long long structure_steps_ = -1;  // steps_done() of the last measurement started
-  double last_structure_ = 0;       // monotonic seconds when it started
-  // map
-  ActivityMap map_;
-  ActivityMapParams map_params_;
-  long long map_version_ = 0;
-  double last_map_ = 0, last_fit_ = 0;
-  bool map_fit_pending_ = true;
-  // accuracy and tree
-  AccuracyProbe probe_;
-  std::optional<AccuracyReport> accuracy_;
-  double accuracy_wall_ = 0, last_accuracy_ = 0, last_tree_ = 0;
-  long long probe_serial_ = 0, accuracy_serial_ = 0;  // a report of an older kernel is dropped
-  std::map<std::string, double> accuracy_tunables_;
-  bool has_tree_ = false;
-  long long tree_version_ = 0;
-  std::vector<TreeCell> tree_;
-  // comparison: one entry per turn on a copy of the bodies; the simulation waits meanwhile
-  std::unique_ptr<KernelComparison> compare_;
-  std::vector<CompareOutcome> compare_results_;
+  bool last_max_ = false, running_ = false;
+  // the monitors, called in one loop (monitors_ lists them all)
+  HealthMonitor health_;
+  StructureMonitor structure_;
+  MapMonitor map_;
+  AccuracyMonitor accuracy_;
+  TreeMonitor tree_;
+  CompareMonitor compare_;
+  std::array<Monitor*, 6> monitors_{&health_, &structure_, &map_, &accuracy_, &tree_, &compare_};
   // hands on: undo, the timeline, cards, the preview, mergers
   UndoStack undo_;
   std::shared_ptr<const Scene> current_;  // the scene as edited (null: as started, scene_)
@@ -384,20 +374,12 @@ class SimRunner {
   long long gesture_ = 0;  // the gesture in progress (its first edit's state is gesture_before_)
   std::optional<Snapshot> gesture_before_;
   std::string gesture_label_;
-  long long edit_serial_ = 0, selection_serial_ = 0, mergers_ = 0;
-  std::vector<std::size_t> selection_;
-  bool additive_selection_ = false;
-  std::vector<BodyCard> cards_;
   std::vector<std::size_t> cards_of_;
   double last_cards_ = 0, last_preview_ = 0, last_record_ = 0, record_cost_s_ = 0, last_merge_ = 0;
   std::optional<BodySpec> preview_of_;
   std::unique_ptr<PreviewField> preview_field_;  // the frozen field of the drag in progress
   double preview_field_made_ = 0;
-  std::vector<std::array<float, 3>> preview_;
-  long long view_serial_ = 0;
-  std::map<std::string, double> view_;
   std::unique_ptr<LessonPlayer> lesson_;
-  std::string lesson_title_;
 
   std::thread thread_;  // last: started after everything above exists
 };

@@ -31,16 +31,12 @@ constexpr double kMergeEveryS = 1.0;
 }  // namespace
 
 void SimRunner::bodies_changed() {
-  ++edit_serial_;
+  ++live_.edit_serial;
   current_ = std::make_shared<const Scene>(sim_->current());
-  shows_structure_ = shows_structure(*current_);
-  if (diag_future_.valid()) diag_future_.wait();
-  diag_future_ = {};
-  forget_structure();
-  // the energy changed by the edit: drift is measured from the new state
-  have_e0_ = false;
-  diag_.reset();
-  forget_kernel_views();
+  live_.shows_structure = shows_structure(*current_);
+  // the energy changed by the edit: drift is measured from the new state; the structure, the
+  // accuracy and the tree are measured again
+  forget(Forget::Bodies);
   trail_local_.clear();
   trail_local_samples_ = 0;
   trail_phase_ = 0;
@@ -58,17 +54,17 @@ void SimRunner::forget_edits() {
   timeline_.clear();
   gesture_ = 0;
   gesture_before_.reset();
-  selection_.clear();
-  ++selection_serial_;
-  additive_selection_ = false;
-  cards_.clear();
+  live_.selection.clear();
+  ++live_.selection_serial;
+  live_.additive_selection = false;
+  live_.cards.clear();
   cards_of_.clear();
-  preview_.clear();
+  live_.preview.clear();
   preview_of_.reset();
   preview_field_.reset();
-  mergers_ = 0;
+  live_.mergers = 0;
   last_record_ = 0;
-  if (edited) ++edit_serial_;
+  if (edited) ++live_.edit_serial;
 }
 
 void SimRunner::apply_edit_request(const SimRequest& r) {
@@ -176,15 +172,15 @@ void SimRunner::apply_select(const SimRequest& r) {
     }
   }
   if (!q.box && best >= 0) chosen.push_back(static_cast<std::size_t>(best));
-  selection_ = std::move(chosen);
-  additive_selection_ = r.additive;
-  ++selection_serial_;
+  live_.selection = std::move(chosen);
+  live_.additive_selection = r.additive;
+  ++live_.selection_serial;
 }
 
 void SimRunner::apply_save(const SimRequest& r) {
   try {
     if (!r.save) return;
-    r.save(sim_->current(), active_, sim_->time(), sim_->steps_done());
+    r.save(sim_->current(), live_.params, sim_->time(), sim_->steps_done());
     set_message("saved " + r.path + ": " + std::to_string(sim_->size()) +
                 " bodies at t = " + std::to_string(sim_->time()));
   } catch (const std::exception& e) {
@@ -200,9 +196,9 @@ void SimRunner::merge_touching_bodies(const SimControls& c) {
   last_merge_ = now;
   try {
     const std::size_t n0 = sim_->size();
-    std::vector<MergeEvent> events = sim_->merge_touching(c.merge_rule, active_.softening);
+    std::vector<MergeEvent> events = sim_->merge_touching(c.merge_rule, live_.params.softening);
     if (events.empty()) return;
-    mergers_ += static_cast<long long>(n0 - sim_->size());
+    live_.mergers += static_cast<long long>(n0 - sim_->size());
     const MergeEvent& e = events.front();
     std::string msg = "merged: " + (e.absorbed.empty() ? std::string("?") : e.absorbed.front()) +
                       " into " + e.survivor;
@@ -216,8 +212,9 @@ void SimRunner::merge_touching_bodies(const SimControls& c) {
 }
 
 void SimRunner::record_timeline(const SimControls& c) {
-  timeline_.set_budget(c.timeline_budget);
-  if (!(active_.dt > 0) || c.timeline_budget == 0) return;  // not while running backwards
+  const std::size_t budget = static_cast<std::size_t>(std::max(c.timeline_budget_mb, 0)) << 20;
+  timeline_.set_budget(budget);
+  if (!(live_.params.dt > 0) || budget == 0) return;  // not while running backwards
   const double now = now_seconds();
   const double every = std::max(kRecordEveryS, record_cost_s_ / kRecordShare);
   if (last_record_ > 0 && now - last_record_ < every) return;
@@ -232,7 +229,7 @@ void SimRunner::update_cards(const SimControls& c, bool force) {
   const double now = now_seconds();
   // the predicted path of a body being placed
   if (!c.probe) {
-    preview_.clear();
+    live_.preview.clear();
     preview_of_.reset();
     preview_field_.reset();
   } else {
@@ -249,46 +246,42 @@ void SimRunner::update_cards(const SimControls& c, bool force) {
           preview_field_ = std::make_unique<PreviewField>(preview_field(sim_->current()));
           preview_field_made_ = now;
         }
-        const PathPreview path =
-            preview_path(*preview_field_, *c.probe, active_.G, active_.softening, kPreviewPoints);
-        preview_.resize(path.points.size());
+        const PathPreview path = preview_path(*preview_field_, *c.probe, live_.params.G,
+                                              live_.params.softening, kPreviewPoints);
+        live_.preview.resize(path.points.size());
         for (std::size_t i = 0; i < path.points.size(); ++i)
-          preview_[i] = {static_cast<float>(path.points[i][0]),
-                         static_cast<float>(path.points[i][1]),
-                         static_cast<float>(path.points[i][2])};
+          live_.preview[i] = {static_cast<float>(path.points[i][0]),
+                              static_cast<float>(path.points[i][1]),
+                              static_cast<float>(path.points[i][2])};
       } catch (const std::exception&) {
-        preview_.clear();
+        live_.preview.clear();
       }
     }
   }
   // the cards of the inspected bodies
-  if (c.inspect.empty()) {
-    cards_.clear();
+  const std::vector<std::size_t> inspect = inspected(c);
+  if (inspect.empty()) {
+    live_.cards.clear();
     cards_of_.clear();
     return;
   }
   const double every = sim_->size() <= kCardsFastN ? kCardsFastS : kCardsSlowS;
-  if (!force && c.inspect == cards_of_ && now - last_cards_ < every) return;
+  if (!force && inspect == cards_of_ && now - last_cards_ < every) return;
   last_cards_ = now;
-  cards_of_ = c.inspect;
-  cards_.clear();
+  cards_of_ = inspect;
+  live_.cards.clear();
   const Scene& cur = sim_->current();
-  for (std::size_t i : c.inspect) {
+  for (std::size_t i : inspect) {
     if (i >= cur.bodies.size()) continue;
     try {
-      cards_.push_back(body_card(cur, i, active_.G, active_.softening));
+      live_.cards.push_back(body_card(cur, i, live_.params.G, live_.params.softening));
     } catch (const std::exception&) {
     }
   }
 }
 
-void SimRunner::fill_back_edits(SimState& s) {
-  s.edit_serial = edit_serial_;
-  s.cards = cards_;
-  s.preview = preview_;
-  s.selection_serial = selection_serial_;
-  s.selection = selection_;
-  s.additive_selection = additive_selection_;
+void SimRunner::publish_undo() {
+  SimState& s = live_;
   const std::vector<std::string> labels = undo_.labels();
   const auto cut =
       labels.begin() + static_cast<std::ptrdiff_t>(std::min(undo_.cursor(), labels.size()));
@@ -296,10 +289,6 @@ void SimRunner::fill_back_edits(SimState& s) {
   s.redo_labels.assign(cut, labels.end());
   s.timeline = timeline_.times();
   s.timeline_bytes = timeline_.bytes();
-  s.mergers = mergers_;
-  s.view_serial = view_serial_;
-  s.view = view_;
-  s.lesson_title = lesson_title_;
 }
 
 void SimRunner::apply_load_state(const SimRequest& r) {
@@ -311,31 +300,31 @@ void SimRunner::apply_load_state(const SimRequest& r) {
     return;
   }
   // the saved kernel choice and integrator go with the bodies (the scene carries dt, ε and G)
-  const SimParams before = active_;
-  active_.choice() = st.choice;
-  active_.integrator = st.physics.integrator;
-  active_.post_newtonian = st.physics.post_newtonian;
-  const long long serial = scene_serial_;
+  const SimParams before = live_.params;
+  live_.params.choice() = st.choice;
+  live_.params.integrator = st.physics.integrator;
+  live_.params.post_newtonian = st.physics.post_newtonian;
+  const long long serial = live_.scene_serial;
   const double time = st.time;
   const long long steps = st.steps;
   start_scene(std::move(st.scene), {}, "load " + r.path);
-  if (scene_serial_ == serial) {  // refused: the old scene and choice stay
-    active_ = before;
+  if (live_.scene_serial == serial) {  // refused: the old scene and choice stay
+    live_.params = before;
     return;
   }
   if (auto it = st.view.find("backwards"); it != st.view.end() && it->second > 0)
-    active_.dt = -std::abs(active_.dt);
+    live_.params.dt = -std::abs(live_.params.dt);
   // the saved time and steps
   Snapshot s = sim_->snapshot();
   s.time = time;
   s.steps = steps;
   sim_->restore(s);
   reset_pacing();
-  view_ = st.view;
-  ++view_serial_;
+  live_.view = st.view;
+  ++live_.view_serial;
   std::ostringstream os;
   os << "loaded " << r.path << ": " << sim_->size() << " bodies at t = " << time << " "
-     << scene_->units.time << ", kernel " << active_.kernel;
+     << scene_->units.time << ", kernel " << live_.params.kernel;
   if (!st.notice.empty()) os << " (" << st.notice << ")";
   set_message(os.str());
 }
@@ -347,7 +336,7 @@ void SimRunner::play_lesson() {
   for (int guard = 0; guard < 1000; ++guard) {
     std::optional<LessonAction> a;
     try {
-      a = lesson_->next_due(sim_->time(), sim_->current(), active_.G);
+      a = lesson_->next_due(sim_->time(), sim_->current(), live_.params.G);
     } catch (const std::exception& e) {
       set_error(std::string("lesson stopped: ") + e.what());
       lesson_.reset();
@@ -372,7 +361,7 @@ long long SimRunner::cap_for_lesson(long long k) const {
   // a batch ends at the next event of a lesson (its first step boundary at or after it)
   if (!lesson_ || k <= 1) return k;
   const std::optional<double> next = lesson_->next_time();
-  const double dt = active_.dt;
+  const double dt = live_.params.dt;
   if (!next || dt == 0) return k;
   const double steps = std::ceil((*next - sim_->time()) / dt - 1e-9);
   if (!(steps >= 1)) return 1;

@@ -36,7 +36,7 @@ BodySpec Gestures::placed(Viewer& v, int width, int height) const {
   const glm::vec3 w1 = v.unproject(static_cast<float>(last_x_), static_cast<float>(last_y_),
                                    anchor_, width, height, normal);
   const double dt = std::abs(v.params().dt);
-  const glm::dvec3 vel = drag_velocity(glm::dvec3(w1 - w0), v.speed, 60.0 * dt);
+  const glm::dvec3 vel = drag_velocity(glm::dvec3(w1 - w0), v.controls.sim.speed, 60.0 * dt);
   BodySpec b;
   b.x = w0.x;
   b.y = w0.y;
@@ -58,12 +58,12 @@ void Gestures::begin(const PointerInput& in, Viewer& v, int width, int height, f
   if (tool == Tool::Add) {
     anchor_ = v.camera().target();
     drag_ = Drag::Place;
-    v.probe = placed(v, width, height);
+    v.controls.sim.probe = placed(v, width, height);
     return;
   }
   // a press on a selected body may start moving the selection
   const float r = 14.0f * scale;
-  for (std::size_t i : v.selection) {
+  for (std::size_t i : v.controls.sim.selection) {
     glm::vec3 p;
     float px = 0, py = 0;
     if (!v.body_position(i, p) || !v.world_to_screen(p, width, height, px, py)) continue;
@@ -90,8 +90,8 @@ void Gestures::end(const PointerInput& in, Viewer& v, int width, int height, flo
     case Drag::Move: {
       Edit e;
       e.kind = Edit::Kind::Translate;
-      e.indices = v.selection;
-      e.label = v.selection.size() == 1 ? "move body" : "move bodies";
+      e.indices = v.controls.sim.selection;
+      e.label = v.controls.sim.selection.size() == 1 ? "move body" : "move bodies";
       v.edit(std::move(e), gesture_, true);
       break;
     }
@@ -102,7 +102,7 @@ void Gestures::end(const PointerInput& in, Viewer& v, int width, int height, flo
       e.label = "add " + e.bodies.back().name;
       ++added;
       v.edit(std::move(e));
-      v.probe.reset();
+      v.controls.sim.probe.reset();
       break;
     }
     default:
@@ -121,7 +121,7 @@ void Gestures::update(const PointerInput& in, Viewer& v, int width, int height, 
     if (in.scroll != 0) v.camera().zoom(static_cast<float>(in.scroll));
     if (in.right) {
       v.camera().pan(dx, dy, static_cast<float>(std::max(height, 1)));
-      v.follow = v.follow_group = -1;
+      v.controls.follow = v.controls.follow_group = -1;
     }
   }
   const bool pressed = in.left && !was_left_;
@@ -147,32 +147,33 @@ void Gestures::update(const PointerInput& in, Viewer& v, int width, int height, 
         break;
       case Drag::Pan:
         v.camera().pan(dx, dy, static_cast<float>(std::max(height, 1)));
-        v.follow = v.follow_group = -1;
+        v.controls.follow = v.controls.follow_group = -1;
         break;
       case Drag::Move: {
         const glm::vec3 w = v.unproject(static_cast<float>(in.x), static_cast<float>(in.y),
                                         grabbed_, width, height);
         const glm::vec3 d = w - grabbed_;
-        if (d != glm::vec3(0.0f) && !v.selection.empty()) {
+        if (d != glm::vec3(0.0f) && !v.controls.sim.selection.empty()) {
           Edit e;
           e.kind = Edit::Kind::Translate;
-          e.indices = v.selection;
+          e.indices = v.controls.sim.selection;
           e.dx = d.x;
           e.dy = d.y;
           e.dz = d.z;
-          e.label = v.selection.size() == 1 ? "move body" : "move bodies";
+          e.label = v.controls.sim.selection.size() == 1 ? "move body" : "move bodies";
           v.edit(std::move(e), gesture_, false);
           grabbed_ = w;
         }
-        hint_ = "moving " + std::to_string(v.selection.size()) +
-                (v.selection.size() == 1 ? " body" : " bodies");
+        hint_ = "moving " + std::to_string(v.controls.sim.selection.size()) +
+                (v.controls.sim.selection.size() == 1 ? " body" : " bodies");
         break;
       }
       case Drag::Place: {
-        v.probe = placed(v, width, height);
-        const double speed = std::sqrt(v.probe->vx * v.probe->vx + v.probe->vy * v.probe->vy +
-                                       v.probe->vz * v.probe->vz);
-        hint_ = v.probe->name + ": speed " + speed_text(speed, v.scene().units) +
+        v.controls.sim.probe = placed(v, width, height);
+        const double speed = std::sqrt(v.controls.sim.probe->vx * v.controls.sim.probe->vx +
+                                       v.controls.sim.probe->vy * v.controls.sim.probe->vy +
+                                       v.controls.sim.probe->vz * v.controls.sim.probe->vz);
+        hint_ = v.controls.sim.probe->name + ": speed " + speed_text(speed, v.scene().units) +
                 " (the arrow: where it is in one second)";
         break;
       }

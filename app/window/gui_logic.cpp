@@ -9,6 +9,7 @@
 #include <map>
 #include <system_error>
 
+#include "sim/analysis/attractor.hpp"
 #include "sim/sky/kepler.hpp"
 
 namespace nbody::app {
@@ -201,34 +202,12 @@ std::vector<OrbitOutline> orbit_outlines(const Bodies& b,
   for (std::size_t i = 0; i < n && i < b.name.size(); ++i)
     if (!b.name[i].empty() && (body_class.size() != n || body_class[i].empty())) named.push_back(i);
   if (named.size() > max_bodies) return out;
-  // each body's sphere of influence about the heaviest, d (m / M)^(2/5) (Laplace); the
-  // heaviest's is everywhere
-  std::size_t heaviest = 0;
-  for (std::size_t j = 1; j < n; ++j)
-    if (b.m[j] > b.m[heaviest]) heaviest = j;
-  auto dist = [&](std::size_t i, std::size_t j) {
-    return std::sqrt((b.x[j] - b.x[i]) * (b.x[j] - b.x[i]) + (b.y[j] - b.y[i]) * (b.y[j] - b.y[i]) +
-                     (b.z[j] - b.z[i]) * (b.z[j] - b.z[i]));
-  };
-  std::vector<double> soi(n, std::numeric_limits<double>::infinity());
-  for (std::size_t j = 0; j < n; ++j)
-    if (j != heaviest)
-      soi[j] = b.m[j] > 0 ? dist(j, heaviest) * std::pow(b.m[j] / b.m[heaviest], 0.4) : 0.0;
+  const std::vector<double> soi = spheres_of_influence(b);
   for (std::size_t i : named) {
-    // the heavier body whose sphere of influence holds i, the most local one
-    std::size_t centre = n;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (j == i || !(b.m[j] > b.m[i]) || !(dist(i, j) < soi[j])) continue;
-      if (centre == n || soi[j] < soi[centre]) centre = j;
-    }
-    if (centre == n) continue;
-    sky::State s;
-    s.r[0] = b.x[i] - b.x[centre];
-    s.r[1] = b.y[i] - b.y[centre];
-    s.r[2] = b.z[i] - b.z[centre];
-    s.v[0] = b.vx[i] - b.vx[centre];
-    s.v[1] = b.vy[i] - b.vy[centre];
-    s.v[2] = b.vz[i] - b.vz[centre];
+    const long held = attractor(b, i, soi);
+    if (held < 0) continue;
+    const std::size_t centre = static_cast<std::size_t>(held);
+    const sky::State s = relative_state(b, i, centre);
     const auto pts = sky::orbit_points(s, G * (b.m[i] + b.m[centre]), segments);
     if (pts.empty()) continue;
     OrbitOutline o;

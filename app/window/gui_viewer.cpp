@@ -65,8 +65,7 @@ bool software_gl() {
 
 Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threaded,
                const PhysicsOverride& override)
-    : steps_per_frame(std::max(1, p.steps_per_frame)),
-      particles_(std::make_unique<render::ParticleRenderer>()),
+    : particles_(std::make_unique<render::ParticleRenderer>()),
       trails_(std::make_unique<render::Trails>()),
       boxes_(std::make_unique<render::CellBoxes>()),
       orbit_lines_(std::make_unique<render::OrbitLines>()),
@@ -78,11 +77,13 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threade
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
   software_ = software_gl();
   timer_valid_ = bits > 0 && !software_;
-  preset_name = scene.name;
+  controls.sim.steps_per_frame = std::max(1, p.steps_per_frame);
+  controls.sim.map_enabled = true;
+  controls.preset_name = scene.name;
   runner_ = std::make_unique<SimRunner>(std::move(scene), p, threaded, override);
   SimUpdate u = runner_->take(state_);
   adopt_state(u);
-  runner_->set_controls(controls());
+  runner_->set_controls(controls.sim);
 }
 
 Viewer::~Viewer() {
@@ -99,7 +100,10 @@ PhysicsParams Viewer::physics() const {
 
 void Viewer::set_physics(const PhysicsParams& p) {
   shown_physics_ = p;
-  pending.physics = p;
+  SimRequest q;
+  q.kind = SimRequest::Kind::SetPhysics;
+  q.physics = p;
+  request(std::move(q));
 }
 
 KernelChoice Viewer::kernel_choice() const {
@@ -108,7 +112,15 @@ KernelChoice Viewer::kernel_choice() const {
 
 void Viewer::set_kernel_choice(const KernelChoice& c) {
   shown_choice_ = c;
-  pending.kernel = c;
+  SimRequest q;
+  q.kind = SimRequest::Kind::SwitchKernel;
+  q.choice = c;
+  request(std::move(q));
+}
+
+const ActivityMap& Viewer::activity() const {
+  static const ActivityMap none;
+  return state_.map ? *state_.map : none;
 }
 
 double Viewer::fps() const {
@@ -125,114 +137,71 @@ double Viewer::interactions_per_s() const {
 }
 
 int Viewer::trail_every() const {
-  const double dt = std::abs(physics().dt);
-  if (!(trail_span > 0) || !(dt > 0)) return 1;
-  return std::max(1, static_cast<int>(std::lround(trail_span / (kTrailLength * dt))));
-}
-
-SimControls Viewer::controls() const {
-  SimControls c;
-  c.steps_per_frame = steps_per_frame;
-  c.paused = paused;
-  c.speed = speed;
-  c.max_speed = max_speed;
-  c.trails = trails_enabled && trails_possible();
-  c.trail_every = trail_every();
-  c.map_enabled = map.enabled;
-  c.map_follow = map.follow;
-  c.map = map.params;
-  c.health = health;
-  c.accuracy = accuracy;
-  c.tree_boxes = tree_boxes;
-  c.tree_depth = tree_depth;
-  c.debug_step_delay_ms = debug_step_delay_ms;
-  c.device_output_ok = path_ == DataPath::Interop;
-  // the cards of the selected and pinned bodies (at most 16)
-  for (const auto* list : {&pinned, &selection})
-    for (std::size_t i : *list)
-      if (c.inspect.size() < 16 &&
-          std::find(c.inspect.begin(), c.inspect.end(), i) == c.inspect.end())
-        c.inspect.push_back(i);
-  c.merge = merge;
-  c.merge_rule = merge_rule;
-  c.probe = probe;
-  c.timeline_budget = static_cast<std::size_t>(std::max(timeline_budget_mb, 0)) << 20;
-  return c;
+  return app::trail_every(controls.sim.trail_span, physics().dt);
 }
 
 // requests -----------------------------------------------------------------------------------
 
-void Viewer::send_requests() {
-  PendingRequest r = pending;
-  pending = {};
+void Viewer::request(SimRequest r) {
+  using K = SimRequest::Kind;
+  // a slider dragged asks for new physics or tunables every frame: the newest replaces a queued
+  // one of the same kind that nothing else follows
+  if ((r.kind == K::SetPhysics || r.kind == K::SwitchKernel) && !queued_.empty() &&
+      queued_.back().kind == r.kind) {
+    queued_.back() = std::move(r);
+    return;
+  }
+  queued_.push_back(std::move(r));
+}
+
+bool Viewer::comparing() const {
+  return state_.comparing || std::any_of(queued_.begin(), queued_.end(), [](const SimRequest& q) {
+           return q.kind == SimRequest::Kind::Compare;
+         });
+}
+
+void Viewer::apply_requests() {
   // in the order the person made them
-  for (SimRequest& q : queued_)
+  for (SimRequest& q : queued_) {
+    if (q.kind == SimRequest::Kind::SetPhysics) ++physics_sent_;
+    if (q.kind == SimRequest::Kind::SwitchKernel) ++kernel_sent_;
     runner_->request(std::move(q));
+  }
   queued_.clear();
-  if (r.make_preset) {
-    SimRequest q;
-    q.kind = SimRequest::Kind::Scene;
-    q.what = "scene " + preset_name;
-    q.make = [name = preset_name, sp = preset_params] { return make_scene(name, sp); };
-    runner_->request(std::move(q));
-  }
-  if (r.load_file) {
-    SimRequest q;
-    q.kind = SimRequest::Kind::Scene;
-    q.what = "load " + load_path;
-    q.make = [path = load_path, lo = load_options] { return io::load(path, lo); };
-    runner_->request(std::move(q));
-  }
-  if (r.kernel) {
-    SimRequest q;
-    q.kind = SimRequest::Kind::SwitchKernel;
-    q.choice = *r.kernel;
-    ++kernel_sent_;
-    runner_->request(std::move(q));
-  }
-  if (r.physics) {
-    SimRequest q;
-    q.kind = SimRequest::Kind::SetPhysics;
-    q.physics = *r.physics;
-    ++physics_sent_;
-    runner_->request(std::move(q));
-  }
-  if (r.reset) runner_->request(SimRequest::of(SimRequest::Kind::Reset));
-  if (r.single_step) runner_->request(SimRequest::of(SimRequest::Kind::SingleStep));
-  if (r.compare) {
-    SimRequest q;
-    q.kind = SimRequest::Kind::Compare;
-    q.entries = compare_set;
-    runner_->request(std::move(q));
-  }
-  if (r.fit_map) runner_->request(SimRequest::of(SimRequest::Kind::FitMap));
   // unpausing after a health pause tells the simulation to go on
-  if (r.resume || (!paused && state_.health_paused))
+  if (!controls.sim.paused && state_.health_paused)
     runner_->request(SimRequest::of(SimRequest::Kind::Resume));
-  if (r.reset_view) camera_.reset();
-  if (r.fit_view) {
-    std::vector<float> pos = xyzm_;
-    if (pos.size() != 4 * state_.n && particles_->size() == state_.n) {
-      // the device path keeps no host copy: read the vertex buffer back (rare: F key)
-      pos.resize(4 * state_.n);
-      glGetNamedBufferSubData(particles_->position_buffer(), 0,
-                              static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
-    }
-    // F stops following; a new distance scale keeps it (the camera's target follows on)
-    if (!refit_keeps_follow_) follow = follow_group = -1;
-    refit_keeps_follow_ = false;
-    // the part of the window the panel leaves free (the view's centre is shifted into it)
-    const float free_w = std::max(static_cast<float>(last_w_) - view_offset_px, 0.25f * last_w_);
-    // the view fits the bodies where they are drawn
-    const render::DistanceMap m = frame_distance_map();
-    for (std::size_t i = 0; 4 * i + 2 < pos.size() && !m.identity(); ++i) {
-      const glm::vec3 q =
-          render::map_point(m, glm::vec3(pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]));
-      pos[4 * i] = q.x, pos[4 * i + 1] = q.y, pos[4 * i + 2] = q.z;
-    }
-    if (pos.size() == 4 * state_.n)
-      camera_.fit(pos.data(), state_.n, 4, free_w / static_cast<float>(std::max(last_h_, 1)));
+  for (ViewRequest r : view_requests_)
+    apply_view_request(r);
+  view_requests_.clear();
+}
+
+void Viewer::apply_view_request(ViewRequest r) {
+  if (r == ViewRequest::Reset) {
+    camera_.reset();
+    return;
   }
+  std::vector<float> pos = xyzm_;
+  if (pos.size() != 4 * state_.n && particles_->size() == state_.n) {
+    // the device path keeps no host copy: read the vertex buffer back (rare: F key)
+    pos.resize(4 * state_.n);
+    glGetNamedBufferSubData(particles_->position_buffer(), 0,
+                            static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
+  }
+  // F stops following; a new distance scale keeps it (the camera's target follows on)
+  if (!refit_keeps_follow_) controls.follow = controls.follow_group = -1;
+  refit_keeps_follow_ = false;
+  // the part of the window the panel leaves free (the view's centre is shifted into it)
+  const float free_w =
+      std::max(static_cast<float>(last_w_) - controls.view_offset_px, 0.25f * last_w_);
+  // the view fits the bodies where they are drawn
+  const render::DistanceMap m = frame_distance_map();
+  for (std::size_t i = 0; 4 * i + 2 < pos.size() && !m.identity(); ++i) {
+    const glm::vec3 q = render::map_point(m, glm::vec3(pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]));
+    pos[4 * i] = q.x, pos[4 * i + 1] = q.y, pos[4 * i + 2] = q.z;
+  }
+  if (pos.size() == 4 * state_.n)
+    camera_.fit(pos.data(), state_.n, 4, free_w / static_cast<float>(std::max(last_h_, 1)));
 }
 
 // state --------------------------------------------------------------------------------------
@@ -244,8 +213,14 @@ void Viewer::adopt_state(const SimUpdate& u) {
   lesson_actions(u);
   // the simulation owns the physics and the kernel: the panel shows what runs once the
   // simulation has handled every request this viewer sent
-  if (state_.physics_requests >= physics_sent_ && !pending.physics) shown_physics_.reset();
-  if (state_.kernel_requests >= kernel_sent_ && !pending.kernel) shown_choice_.reset();
+  auto queued = [this](SimRequest::Kind k) {
+    return std::any_of(queued_.begin(), queued_.end(),
+                       [k](const SimRequest& q) { return q.kind == k; });
+  };
+  if (state_.physics_requests >= physics_sent_ && !queued(SimRequest::Kind::SetPhysics))
+    shown_physics_.reset();
+  if (state_.kernel_requests >= kernel_sent_ && !queued(SimRequest::Kind::SwitchKernel))
+    shown_choice_.reset();
   if (state_.error_serial != seen_error_) {
     seen_error_ = state_.error_serial;
     error_ = state_.error;
@@ -256,7 +231,7 @@ void Viewer::adopt_state(const SimUpdate& u) {
     message_ = state_.message;
   }
   // a health pause pauses the panel once; unpausing then resumes
-  if (state_.health_paused && !health_paused_seen_) paused = true;
+  if (state_.health_paused && !health_paused_seen_) controls.sim.paused = true;
   health_paused_seen_ = state_.health_paused;
   if (u.fresh) {
     if (state_.host_data) {
@@ -298,14 +273,15 @@ void Viewer::adopt_state(const SimUpdate& u) {
   if (trails_on_ && u.trail_samples > 0 &&
       u.trail.size() == static_cast<std::size_t>(u.trail_samples) * state_.n * 3)
     trails_->push_many(u.trail.data(), u.trail_samples);
-  if (state_.map_version != seen_map_ && state_.map.size > 0) {
-    density_->update(state_.map.image.data(), state_.map.size);
+  if (state_.map_version != seen_map_ && state_.map && state_.map->size > 0) {
+    density_->update(state_.map->image.data(), state_.map->size);
     seen_map_ = state_.map_version;
-    if (map.follow) {
-      map.params.u_min = state_.map_params.u_min;
-      map.params.u_max = state_.map_params.u_max;
-      map.params.v_min = state_.map_params.v_min;
-      map.params.v_max = state_.map_params.v_max;
+    if (controls.sim.map_follow) {
+      ActivityMapParams& mp = controls.sim.map;
+      mp.u_min = state_.map_params.u_min;
+      mp.u_max = state_.map_params.u_max;
+      mp.v_min = state_.map_params.v_min;
+      mp.v_max = state_.map_params.v_max;
     }
   }
   // the speed reached, over windows of about a second
@@ -367,9 +343,9 @@ void Viewer::body_looks() {
 void Viewer::on_new_scene() {
   seen_scene_ = state_.scene_serial;
   seen_edit_ = state_.edit_serial;
-  selection.clear();
-  pinned.clear();
-  probe.reset();
+  controls.sim.selection.clear();
+  controls.sim.pinned.clear();
+  controls.sim.probe.reset();
   body_looks();
   const Scene& s = *state_.scene;
   const std::size_t n = state_.n;
@@ -382,7 +358,7 @@ void Viewer::on_new_scene() {
   for (std::size_t i = 0; i < n; ++i)
     speeds[i] =
         static_cast<float>(std::sqrt(b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i] + b.vz[i] * b.vz[i]));
-  style.speed_max = std::max(percentile(speeds, 0.98f) * 1.1f, 1e-30f);
+  controls.style.speed_max = std::max(percentile(speeds, 0.98f) * 1.1f, 1e-30f);
   float mmin = 1e30f, mmax = 0;
   int present[kComponentCount] = {};
   for (std::size_t i = 0; i < n; ++i) {
@@ -393,38 +369,37 @@ void Viewer::on_new_scene() {
   int kinds = 0;
   for (int c = 0; c < kComponentCount; ++c)
     kinds += present[c] > 0;
-  style.log_mass_min = std::log10(std::max(mmin, 1e-30f));
-  style.log_mass_max = std::log10(std::max(mmax, 1e-30f));
+  controls.style.log_mass_min = std::log10(std::max(mmin, 1e-30f));
+  controls.style.log_mass_max = std::log10(std::max(mmax, 1e-30f));
   bool small = n <= 64 || sky;
-  style.mass_size = small ? 1.0f : 0.0f;
-  style.point_size = small ? 7.0f : (n <= 20000 ? 2.5f : 2.0f);
-  style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / n), 0.1f, 1.0f) * 0.6f;
-  style.color =
+  controls.style.mass_size = small ? 1.0f : 0.0f;
+  controls.style.point_size = small ? 7.0f : (n <= 20000 ? 2.5f : 2.0f);
+  controls.style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / n), 0.1f, 1.0f) * 0.6f;
+  controls.style.color =
       named ? render::ColorMode::Body
             : (small || kinds > 1 ? render::ColorMode::Component : render::ColorMode::Speed);
   // galaxies: the dark halo hidden (it is most of the bodies and no one sees it)
   for (int c = 0; c < kComponentCount; ++c)
-    style.component_gain[c] = 1.0f;
-  style.component_gain[static_cast<int>(Component::Dark)] = 0.0f;
-  tone = {};
-  if (lite_) tone.resolution = 0.5f;  // a quarter of the pixels for a CPU rasterizer
-  tone.gamma = small ? 1.0f : 1.4f;
+    controls.style.component_gain[c] = 1.0f;
+  controls.style.component_gain[static_cast<int>(Component::Dark)] = 0.0f;
+  controls.tone = {};
+  if (lite_) controls.tone.resolution = 0.5f;  // a quarter of the pixels for a CPU rasterizer
+  controls.tone.gamma = small ? 1.0f : 1.4f;
 
-  trails_enabled = s.trails && trails_possible();
-  trail_span = kTrailLength * s.dt;
+  controls.sim.trails = s.trails && trails_possible();
+  controls.sim.trail_span = kTrailLength * s.dt;
   camera_.set_home(glm::vec3(0), static_cast<float>(s.camera_distance));
   camera_.reset();
-  follow = follow_group = -1;
+  controls.follow = controls.follow_group = -1;
   follow_track_ = {};
-  labels = named;
+  controls.labels = named;
   dominant_ = dominant_body(b);
   log_reference_ = static_cast<float>(log_reference_radius(s.bodies, s.body_class, dominant_));
-  if (!dmap_.identity()) pending.fit_view = true;  // the home view is for true distances
-  merge = s.merge_on_touch;
+  if (!dmap_.identity()) request(ViewRequest::Fit);  // the home view is for true distances
+  controls.sim.merge = s.merge_on_touch;
   // speed: the scene's, or one step per frame at 60 frames/s
-  speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
-  steps_per_frame = std::max(1, steps_per_frame);
-  map.params.plane = map.params.plane;
+  controls.sim.speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
+  controls.sim.steps_per_frame = std::max(1, controls.sim.steps_per_frame);
   seen_map_ = -1;
 }
 
@@ -450,11 +425,11 @@ void Viewer::allocate_buffers() {
   interop_pos_.reset();
   interop_speed_.reset();
   particles_->resize(state_.n);
-  path_ = DataPath::CpuUpload;
+  set_path(DataPath::CpuUpload);
   interop_note_.clear();
   if (!cuda_available()) return;
   if (!allow_interop_) {
-    path_ = DataPath::HostCopyFallback;
+    set_path(DataPath::HostCopyFallback);
     interop_note_ = "interop off: positions copied device -> host -> GL";
     return;
   }
@@ -466,10 +441,10 @@ void Viewer::allocate_buffers() {
   if (!ok) {
     interop_pos_.reset();
     interop_speed_.reset();
-    path_ = DataPath::HostCopyFallback;
+    set_path(DataPath::HostCopyFallback);
     interop_note_ = "interop unavailable (" + why + "): positions copied device -> host -> GL";
   } else {
-    path_ = DataPath::Interop;
+    set_path(DataPath::Interop);
     interop_note_ =
         "CUDA-GL interop: GPU kernels write a device buffer, copied into the vertex buffer on "
         "the device when a step has finished";
@@ -488,7 +463,7 @@ void Viewer::upload_positions() {
       runner_->copy_device_front(mapping.pointer(0), mapping.pointer(1), state_.n);
     } catch (const std::exception& e) {
       error_ = std::string("interop copy failed, copying through the host: ") + e.what();
-      path_ = DataPath::HostCopyFallback;
+      set_path(DataPath::HostCopyFallback);
     }
   } else if (xyzm_.size() == 4 * state_.n && particles_->size() == state_.n) {
     particles_->upload_positions(xyzm_.data(), state_.n);
@@ -524,7 +499,8 @@ Viewer::ScreenCentre Viewer::screen_centre(const Bodies& b, int width, int heigh
   ScreenCentre c;
   double sx = 0, sy = 0;
   for (std::size_t i = 0; i < b.size(); ++i) {
-    if (i < b.component.size() && style.component_gain[static_cast<int>(b.component[i])] <= 0)
+    if (i < b.component.size() &&
+        controls.style.component_gain[static_cast<int>(b.component[i])] <= 0)
       continue;
     float px = 0, py = 0;
     const glm::vec3 p(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
@@ -546,7 +522,7 @@ int Viewer::pick(float px, float py, int width, int height, float radius) const 
   std::size_t n = xyzm_.size() / 4;
   for (std::size_t i = 0; i < n; ++i) {
     if (static_cast<int>(i) < static_cast<int>(state_.scene->bodies.component.size()) &&
-        style.component_gain[static_cast<int>(state_.scene->bodies.component[i])] <= 0)
+        controls.style.component_gain[static_cast<int>(state_.scene->bodies.component[i])] <= 0)
       continue;
     float x = 0, y = 0;
     if (!project(i, width, height, x, y)) continue;
@@ -563,8 +539,8 @@ void Viewer::draw(int width, int height) {
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
   float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   // shift the projection centre right of the panel
-  glm::mat4 shift =
-      glm::translate(glm::mat4(1.0f), glm::vec3(view_offset_px / static_cast<float>(width), 0, 0));
+  glm::mat4 shift = glm::translate(
+      glm::mat4(1.0f), glm::vec3(controls.view_offset_px / static_cast<float>(width), 0, 0));
   glm::mat4 view = camera_.view(), proj = shift * camera_.projection(aspect);
   view_proj_ = proj * view;
   last_w_ = width;
@@ -578,7 +554,7 @@ void Viewer::draw(int width, int height) {
   };
   if (probe) probe_begin(width, height, target);
   // a frame like the last one (software rasterizers): the kept image is shown again
-  const bool keep = keep_frames_ && tone.hdr && !probe;
+  const bool keep = keep_frames_ && controls.tone.hdr && !probe;
   std::vector<double> key;
   if (keep) {
     key = draw_key(width, height);
@@ -590,8 +566,8 @@ void Viewer::draw(int width, int height) {
   drawn_key_ = key;
 
   const glm::vec3 background(0.006f, 0.006f, 0.014f);
-  if (tone.hdr) {
-    hdr_->begin(width, height, background, tone.resolution);
+  if (controls.tone.hdr) {
+    hdr_->begin(width, height, background, controls.tone.resolution);
   } else {
     glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
     glViewport(0, 0, width, height);
@@ -600,26 +576,29 @@ void Viewer::draw(int width, int height) {
   }
   mark("clear");
   // the density overlay and the tree's cells are drawn at true distances only
-  if (map.enabled && map.overlay && density_->size() > 0 && dmap_.identity()) {
+  if (controls.sim.map_enabled && controls.map_overlay && density_->size() > 0 &&
+      dmap_.identity()) {
     const auto& mp = state_.map_params;
     glm::vec4 bounds(mp.u_min, mp.u_max, mp.v_min, mp.v_max);
-    density_->draw_overlay(view_proj_, static_cast<int>(mp.plane), bounds, map.overlay_alpha);
+    density_->draw_overlay(view_proj_, static_cast<int>(mp.plane), bounds,
+                           controls.map_overlay_alpha);
     mark("map");
   }
-  if (trails_enabled && trails_on_) {
+  if (controls.sim.trails && trails_on_) {
     trails_->draw(view_proj_, 1.0f, dmap_);
     mark("trails");
   }
   // sprite sizes follow the frame drawn into (the HDR frame may be smaller than the target)
-  const int drawn_h = tone.hdr ? hdr_->height() : height;
-  particles_->draw(view, proj, camera_.distance(), static_cast<float>(drawn_h), style, dmap_);
+  const int drawn_h = controls.tone.hdr ? hdr_->height() : height;
+  particles_->draw(view, proj, camera_.distance(), static_cast<float>(drawn_h), controls.style,
+                   dmap_);
   mark("particles");
-  if (tree_boxes && state_.has_tree && dmap_.identity()) {
-    boxes_->draw(view_proj_, 0.35f, tree_depth);
+  if (controls.sim.tree_boxes && state_.has_tree && dmap_.identity()) {
+    boxes_->draw(view_proj_, 0.35f, controls.sim.tree_depth);
     mark("tree cells");
   }
   // orbits about where their attractors are now
-  if (orbits && !orbit_defs_.empty() && xyzm_.size() == 4 * state_.n) {
+  if (controls.orbits && !orbit_defs_.empty() && xyzm_.size() == 4 * state_.n) {
     std::vector<render::Outline> lines;
     for (std::size_t k = 0; k < orbit_defs_.size(); ++k) {
       const OrbitOutline& o = orbit_defs_[k];
@@ -635,8 +614,8 @@ void Viewer::draw(int width, int height) {
     orbit_lines_->draw(view_proj_, 0.45f, dmap_);
     mark("orbits");
   }
-  if (tone.hdr) {
-    hdr_->resolve(static_cast<GLuint>(target), tone, keep);
+  if (controls.tone.hdr) {
+    hdr_->resolve(static_cast<GLuint>(target), controls.tone, keep);
     mark("tonemap");
   }
   if (probe) probe_end(width, height, target);
@@ -656,23 +635,23 @@ std::vector<std::string> Viewer::follow_choices() const {
 bool Viewer::follow_named(const std::string& what, std::string& why) {
   const Scene& s = scene();
   if (what == "centre of mass" || what == "center of mass") {
-    follow_group = 0;
-    follow = -1;
+    controls.follow_group = 0;
+    controls.follow = -1;
     return true;
   }
   std::string groups;
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     if (s.groups[g].name == what) {
-      follow_group = static_cast<int>(g) + 1;
-      follow = -1;
+      controls.follow_group = static_cast<int>(g) + 1;
+      controls.follow = -1;
       return true;
     }
     groups += ", '" + s.groups[g].name + "'";
   }
   for (std::size_t i = 0; i < s.bodies.name.size(); ++i)
     if (s.bodies.name[i] == what) {
-      follow = static_cast<int>(i);
-      follow_group = -1;
+      controls.follow = static_cast<int>(i);
+      controls.follow_group = -1;
       return true;
     }
   why = "scene '" + s.name + "' has nothing named '" + what + "' to follow: 'centre of mass'" +
@@ -682,7 +661,7 @@ bool Viewer::follow_named(const std::string& what, std::string& why) {
 
 bool Viewer::follow_centre(glm::dvec3& c) {
   const std::vector<BodyGroup>& groups = scene().groups;
-  const int g = follow_group - 1;  // -1: all bodies
+  const int g = controls.follow_group - 1;  // -1: all bodies
   if (g >= static_cast<int>(groups.size())) return false;
   // exact, from the host copy
   if (xyzm_.size() == 4 * state_.n && state_.n > 0) {
@@ -711,7 +690,7 @@ bool Viewer::follow_centre(glm::dvec3& c) {
     measured /= count;
   }
   FollowTrack& t = follow_track_;
-  if (t.group != follow_group) t = FollowTrack{}, t.group = follow_group;
+  if (t.group != controls.follow_group) t = FollowTrack{}, t.group = controls.follow_group;
   if (s.time != t.sample_time) {
     t.t0 = t.t1;
     t.c0 = t.c1;
@@ -736,40 +715,43 @@ void Viewer::frame(int width, int height) {
   last_h_ = height;
 
   // a new distance scale: the view fits the bodies as they are now drawn
-  if (distance_scale != drawn_scale_) {
-    drawn_scale_ = distance_scale;
+  if (controls.distance_scale != drawn_scale_) {
+    drawn_scale_ = controls.distance_scale;
     dmap_ = frame_distance_map();
-    pending.fit_view = refit_keeps_follow_ = true;
+    refit_keeps_follow_ = true;
+    request(ViewRequest::Fit);
   }
-  send_requests();
+  apply_requests();
   // a changed trail sampling starts the trails over (old samples had another spacing)
   if (trails_on_ && trail_every() != trail_every_used_) trails_on_ = false;
-  runner_->set_controls(controls());
+  runner_->set_controls(controls.sim);
   if (!runner_->threaded()) runner_->run_frame();
   SimUpdate u = runner_->take(state_);
   adopt_state(u);
   // the tree's cells, when the simulation published new ones
   if (state_.tree_version != boxes_version_) {
     std::vector<render::Box> boxes;
-    boxes.reserve(state_.tree.size());
-    for (const TreeCell& t : state_.tree)
+    const std::vector<TreeCell> none;
+    const std::vector<TreeCell>& cells = state_.tree ? *state_.tree : none;
+    boxes.reserve(cells.size());
+    for (const TreeCell& t : cells)
       boxes.push_back({static_cast<float>(t.cx), static_cast<float>(t.cy), static_cast<float>(t.cz),
                        static_cast<float>(t.half), t.level});
     boxes_->set(boxes);
     boxes_version_ = state_.tree_version;
   }
-  if (trails_enabled && !trails_on_ && !xyzm_.empty()) positions_new_ = true;
+  if (controls.sim.trails && !trails_on_ && !xyzm_.empty()) positions_new_ = true;
   upload_positions();
   // follow a body: the camera's target moves with it
-  if (follow >= 0 && 4 * static_cast<std::size_t>(follow) + 2 < xyzm_.size()) {
-    std::size_t i = static_cast<std::size_t>(follow);
+  if (controls.follow >= 0 && 4 * static_cast<std::size_t>(controls.follow) + 2 < xyzm_.size()) {
+    std::size_t i = static_cast<std::size_t>(controls.follow);
     camera_.set_target(glm::vec3(xyzm_[4 * i], xyzm_[4 * i + 1], xyzm_[4 * i + 2]));
-  } else if (follow >= 0) {
-    follow = -1;
+  } else if (controls.follow >= 0) {
+    controls.follow = -1;
   }
   // or a centre: of all the mass, or of one of the scene's groups (a galaxy)
-  if (follow >= 0) follow_group = -1;
-  if (follow_group >= 0) {
+  if (controls.follow >= 0) controls.follow_group = -1;
+  if (controls.follow_group >= 0) {
     glm::dvec3 c;
     if (follow_centre(c)) camera_.set_target(glm::vec3(c));
   }

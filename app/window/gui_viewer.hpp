@@ -1,11 +1,11 @@
 #pragma once
 // The visualizer without its window: the UI side of the running simulation. The simulation runs
 // in a SimRunner (its own thread in the window; inline, one batch per frame, in the headless
-// renderer). The panel edits the public settings and raises flags in `pending`; frame() turns
-// them into requests, takes the latest finished state, puts its positions into the GL buffers
-// (upload on the host path, device copy into the mapped buffers on the GPU path) and draws
-// into an HDR target that is tone-mapped into the bound framebuffer. Needs a current GL 4.5
-// context; every GL call stays on this thread.
+// renderer). The panel edits `controls` and queues requests with their payloads; frame() sends
+// the requests and the simulation's controls, takes the latest finished state, puts its positions
+// into the GL buffers (upload on the host path, device copy into the mapped buffers on the GPU
+// path) and draws into an HDR target that is tone-mapped into the bound framebuffer. Needs a
+// current GL 4.5 context; every GL call stays on this thread.
 
 #include <map>
 #include <memory>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/runner/sim_runner.hpp"
+#include "app/window/controls.hpp"
 #include "app/window/gui_logic.hpp"
 #include "render/camera.hpp"
 #include "render/cell_boxes.hpp"
@@ -52,33 +53,6 @@ struct StructureHistory {
   std::string name;
   History r10{600}, r50{600}, r90{600};  ///< Lagrangian radii holding 10, 50, 90 % of the mass
   History thickness{600};                ///< median |z| of the disk bodies (none: empty)
-};
-
-/// Structural changes asked for by widgets and keys; turned into requests at one point in
-/// frame().
-struct PendingRequest {
-  bool make_preset = false;  ///< rebuild the scene from preset_name / preset_params
-  bool load_file = false;    ///< load load_path with load_options
-  /// the kernel, precision, GPUs and tunables to switch to (the payload of SwitchKernel)
-  std::optional<KernelChoice> kernel;
-  /// dt, ε, G, integrator and 1PN to apply (the payload of SetPhysics)
-  std::optional<PhysicsParams> physics;
-  bool reset = false;
-  bool single_step = false;
-  bool fit_view = false;
-  bool reset_view = false;
-  bool fit_map = false;
-  bool compare = false;  ///< start the kernel comparison
-  bool resume = false;   ///< unpause after a health pause
-};
-
-/// Activity-density map settings (the panel edits them).
-struct MapSettings {
-  bool enabled = true;
-  bool overlay = false;
-  bool follow = true;  ///< bounds follow the bodies
-  float overlay_alpha = 0.5f;
-  ActivityMapParams params;
 };
 
 /// Where the positions come from.
@@ -130,51 +104,26 @@ class Viewer {
   /// Asks the simulation to switch kernel (or to take new tunables).
   void set_kernel_choice(const KernelChoice& c);
 
-  // settings the panel edits
-  int steps_per_frame = 1;  ///< steps per frame when the simulation runs inline
-  render::ParticleStyle style;
-  render::ToneMapping tone;
-  MapSettings map;
-  bool paused = false;
-  double speed = 0;  ///< simulated time per real second (threaded)
-  bool max_speed = false;
-  bool trails_enabled = false;
-  double trail_span = 0;  ///< simulated time a trail covers
-  bool labels = true;
-  bool orbits = false;  ///< the named bodies' orbit ellipses about their attractors
-  /// Bodies, trails and orbits drawn at true or log-compressed distances from the followed
-  /// body or centre, else the body holding most of the mass (the Sun), else the origin; a change
-  /// fits the view. Only the picture changes, never the simulation.
-  render::DistanceScale distance_scale = render::DistanceScale::True;
-  /// The mapping of the last frame (labels, picking and the scale bar use it).
+  /// Everything the panel edits (its widgets bind to these fields; the simulation's part goes
+  /// to the simulation thread whole, once per frame).
+  Controls controls;
+  /// Queues a request for the simulation (applied in order at the start of the next frame).
+  void request(SimRequest r);
+  /// Queues a camera action (applied after the simulation's requests in the next frame).
+  void request(ViewRequest r) { view_requests_.push_back(r); }
+  /// The log distance mapping of the last frame (controls.distance_scale; labels, picking and
+  /// the scale bar use it).
   const render::DistanceMap& distance_map() const { return dmap_; }
   /// Whether this scene has orbits to draw (named bodies on closed orbits, host positions).
   bool has_orbits() const { return !orbit_defs_.empty(); }
-  int follow = -1;  ///< body the camera follows (-1: none)
-  /// Centre the camera follows (-1: none): 0 the centre of mass of all bodies, g + 1 that of
-  /// the scene's group g (a galaxy). Exact from the host positions where the window has them,
-  /// else from the structure measurements (twice a second) moved on at their velocity.
-  int follow_group = -1;
-  /// What follow_group can be: "centre of mass" then the groups' names; empty when nothing
-  /// can be followed (no host positions and no structure measured).
+  /// What controls.follow_group can be: "centre of mass" then the groups' names; empty when
+  /// nothing can be followed (no host positions and no structure measured). The centre is exact
+  /// from the host positions where the window has them, else from the structure measurements
+  /// (twice a second) moved on at their velocity.
   std::vector<std::string> follow_choices() const;
   /// Follows "centre of mass", a group of the scene or a body by name; false with `why` when the
   /// scene has none of that name.
   bool follow_named(const std::string& what, std::string& why);
-  bool health = true;
-  bool accuracy = true;     ///< force error vs the direct sum every few seconds (panel line)
-  bool tree_boxes = false;  ///< draw a tree kernel's cells as wireframe boxes
-  int tree_depth = 4;       ///< deepest level of boxes drawn
-  double debug_step_delay_ms = 0;
-  float view_offset_px = 0;  ///< the 3D view's centre moves right by this many pixels (panel)
-  PendingRequest pending;
-  // scene requests
-  std::string preset_name;
-  SceneParams preset_params;
-  std::string load_path;
-  io::LoadOptions load_options;
-  /// What the next comparison runs (the panel picks from compare_entries(); empty: all).
-  std::vector<CompareEntry> compare_set;
   StartupChoice startup;
 
   // state for the panel (the newest finished state)
@@ -188,7 +137,7 @@ class Viewer {
   const std::string& error() const { return error_; }
   void set_message(std::string m) { message_ = std::move(m); }
   void clear_error() { error_.clear(); }
-  bool is_paused() const { return paused || state_.health_paused; }
+  bool is_paused() const { return controls.sim.paused || state_.health_paused; }
   bool threaded() const { return runner_->threaded(); }
   double batch_running_s() const { return runner_->batch_running_s(); }
   int batch_running_steps() const { return runner_->batch_running_steps(); }
@@ -200,12 +149,14 @@ class Viewer {
   const History& drift_history() const { return drift_; }
   /// Per group, since the last new scene or reset (empty when the scene has no groups or disk).
   const std::vector<StructureHistory>& structure_history() const { return structure_; }
-  const ActivityMap& activity() const { return state_.map; }
+  /// The newest activity map (empty before the first).
+  const ActivityMap& activity() const;
   const ActivityMapParams& activity_params() const { return state_.map_params; }
   const render::DensityTexture& density() const { return *density_; }
   bool trails_possible() const { return state_.n <= kMaxTrailBodies; }
   const std::vector<CompareOutcome>& compare_results() const { return state_.compare_results; }
-  bool comparing() const { return state_.comparing || pending.compare; }
+  /// A comparison runs, or one is queued.
+  bool comparing() const;
   const std::string& compare_status() const { return state_.compare_status; }
   /// Frames drawn per second (median of the recent frame intervals); 0 before two frames.
   double fps() const;
@@ -223,7 +174,7 @@ class Viewer {
   /// changed is not drawn again (its kept image is shown).
   void set_lite_render(bool on) {
     lite_ = keep_frames_ = on;
-    tone.resolution = on ? 0.5f : 1.0f;
+    controls.tone.resolution = on ? 0.5f : 1.0f;
   }
   bool lite_render() const { return lite_; }
   /// Frames whose view had not changed and whose kept image was shown again (software
@@ -260,13 +211,8 @@ class Viewer {
   int last_width() const { return last_w_; }
   int last_height() const { return last_h_; }
 
-  // hands on (issue 19; app/window/viewer_edit.cpp): edits, undo, the timeline, selection, saving
-  std::vector<std::size_t> selection;  ///< selected bodies: highlighted, their cards shown
-  std::vector<std::size_t> pinned;     ///< bodies whose cards stay open
-  std::optional<BodySpec> probe;       ///< a body being placed: its path is predicted
-  bool merge = false;                  ///< merge bodies that touch
-  MergeRule merge_rule;
-  int timeline_budget_mb = 256;  ///< memory the timeline's snapshots may take
+  // hands on (issue 19; app/window/viewer_edit.cpp): edits, undo, the timeline, selection,
+  // saving (the selection, pinned bodies, probe and merging are in controls.sim)
   /// Queues an edit (applied between steps, undoable). Edits of one gesture (a drag) share a
   /// `gesture` id from new_gesture() and are one undo step; the last one sets `gesture_end`.
   void edit(Edit e, long long gesture = 0, bool gesture_end = false);
@@ -315,12 +261,13 @@ class Viewer {
   void probe_passes(int frames) { probe_frames_ = frames; }
 
   static constexpr std::size_t kMaxTrailBodies = 2048;
-  static constexpr int kTrailLength = 1000;
+  static constexpr int kTrailLength = app::kTrailLength;
 
  private:
   /// The centre follow_group names, now; false when it cannot be told.
   bool follow_centre(glm::dvec3& c);
-  void send_requests();
+  void apply_requests();
+  void apply_view_request(ViewRequest r);
   void adopt_state(const SimUpdate& u);
   void on_new_scene();
   void body_looks();
@@ -328,11 +275,15 @@ class Viewer {
   void adopt_edits();
   void on_reset();
   void allocate_buffers();
+  /// The data path, and whether the simulation may write the device staging.
+  void set_path(DataPath p) {
+    path_ = p;
+    controls.sim.device_output_ok = p == DataPath::Interop;
+  }
   void upload_positions();
   void draw(int width, int height);
   /// Screen position (pixels, origin top-left) of p through the last frame's projection.
   bool to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const;
-  SimControls controls() const;
   int trail_every() const;
   /// The distance mapping for this frame (after the camera follows).
   render::DistanceMap frame_distance_map() const;
@@ -372,7 +323,8 @@ class Viewer {
   std::string caption_;
   double caption_until_ = 0;  // monotonic seconds
   void lesson_actions(const SimUpdate& u);
-  std::vector<SimRequest> queued_;   // edits, undo, rewind, select, save: sent in frame()
+  std::vector<SimRequest> queued_;  // sent in frame(), in the order they were made
+  std::vector<ViewRequest> view_requests_;
   std::vector<float> xyzm_, speed_;  // host copy (host path)
   // the last two structure samples' centres (device path), for moving the followed centre on
   struct FollowTrack {

@@ -29,6 +29,7 @@
 #include "app/window/gui_logic.hpp"
 #include "app/window/gui_options.hpp"
 #include "app/window/gui_viewer.hpp"
+#include "app/window/gui_window_setup.hpp"
 #include "app/window/recorder.hpp"
 #include "app/window/startup.hpp"
 #include "render/capture.hpp"
@@ -115,50 +116,6 @@ struct ImGuiSession {
   }
 };
 
-// where the window was: $XDG_CONFIG_HOME/nbody/window.json (or ~/.config/...)
-std::filesystem::path geometry_file() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  if (xdg && *xdg) return std::filesystem::path(xdg) / "nbody" / "window.json";
-  if (home && *home) return std::filesystem::path(home) / ".config" / "nbody" / "window.json";
-  return {};
-}
-
-struct Geometry {
-  int x = 0, y = 0, w = 0, h = 0;
-  bool placed = false;  ///< x, y known
-};
-
-bool load_geometry(Geometry& g) {
-  const std::filesystem::path f = geometry_file();
-  if (f.empty()) return false;
-  std::ifstream in(f);
-  if (!in) return false;
-  try {
-    const nlohmann::json j = nlohmann::json::parse(in);
-    g.x = j.at("x").get<int>();
-    g.y = j.at("y").get<int>();
-    g.w = j.at("width").get<int>();
-    g.h = j.at("height").get<int>();
-    g.placed = true;
-    return g.w >= 320 && g.h >= 240;
-  } catch (const std::exception&) {
-    return false;  // a damaged file: the default size
-  }
-}
-
-void save_geometry(GLFWwindow* w) {
-  const std::filesystem::path f = geometry_file();
-  if (f.empty()) return;
-  Geometry g;
-  glfwGetWindowPos(w, &g.x, &g.y);
-  glfwGetWindowSize(w, &g.w, &g.h);
-  std::error_code ec;
-  std::filesystem::create_directories(f.parent_path(), ec);
-  std::ofstream out(f);
-  if (out) out << nlohmann::json{{"x", g.x}, {"y", g.y}, {"width", g.w}, {"height", g.h}}.dump();
-}
-
 std::string glfw_error_text;
 void on_glfw_error(int code, const char* text) {
   glfw_error_text = text ? text : "";
@@ -174,42 +131,6 @@ struct RecordFrame {
   int x = 0, y = 0, w = 0, h = 0;
   float view_offset = 0;
 };
-
-bool is_mp4(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".mp4";
-}
-
-// --record, --burn-in: a bad path, a missing ffmpeg or an unknown part fail before the window
-// opens, naming the option
-void check_record_options(const GuiOptions& opt, bool ffmpeg) {
-  for (std::size_t at = 0; at <= opt.burn_in.size();) {
-    std::size_t end = std::min(opt.burn_in.find(',', at), opt.burn_in.size());
-    const std::string part = opt.burn_in.substr(at, end - at);
-    if (part != "date" && part != "scale" && part != "caption" && part != "none")
-      fail("--burn-in ", opt.burn_in, ": '", part, "' is not one of date, scale, caption, none");
-    at = end + 1;
-  }
-  if (opt.record.empty()) return;
-  if (is_mp4(opt.record)) {
-    if (!ffmpeg)
-      fail("--record ", opt.record,
-           ": ffmpeg was not found on PATH (install it, or give a folder for PNG frames)");
-    const std::filesystem::path dir = std::filesystem::path(opt.record).parent_path();
-    const std::string d = dir.empty() ? "." : dir.string();
-    if (!std::filesystem::is_directory(d) || ::access(d.c_str(), W_OK | X_OK) != 0)
-      fail("--record ", opt.record, ": cannot write into the folder ", d);
-    return;
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(opt.record, ec);
-  if (ec || !std::filesystem::is_directory(opt.record) ||
-      ::access(opt.record.c_str(), W_OK | X_OK) != 0)
-    fail("--record ", opt.record, ": cannot write PNG frames into this folder (",
-         ec ? ec.message() : std::string("not a writable folder"), ")");
-}
 
 // starts and stops what the panel asks to record; the first recording of a run fixes the
 // rectangle and the view offset (a second one started beside it shares them)
@@ -265,16 +186,453 @@ void capture(Recorder& r, PanelState& p, const RecordFrame& f, int fbw, int fbh)
   p.record_status = r.status();
 }
 
+// the command line's settings of the viewer and the panel
+void setup_viewer_and_panel(Viewer& viewer, PanelState& panel, const GuiOptions& opt,
+                            const LaunchOptions& launch_options, const Launch& launch,
+                            bool ffmpeg_found) {
+  Controls& c = viewer.controls;
+  if (launch_options.steps_per_frame > 1)
+    c.sim.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
+  c.sim.debug_step_delay_ms = opt.debug_step_delay_ms;
+  if (opt.tree_cells >= 0) {
+    c.sim.tree_boxes = true;
+    c.sim.tree_depth = opt.tree_cells;
+  }
+  c.sim.paused = opt.paused;
+  c.orbits = opt.orbits;
+  render::parse_distance_scale(opt.distance_scale.c_str(), c.distance_scale);
+  viewer.set_lite_render(opt.lite_render == "on" ||
+                         (opt.lite_render == "auto" && viewer.software_rendering()));
+  if (!opt.follow.empty()) {
+    std::string why;
+    if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
+  }
+  panel.open = opt.panel_open;
+  panel.projector = opt.projector;
+  panel.check = opt.panel_check;
+  panel.ffmpeg_available = ffmpeg_found;
+  std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());
+  // the recording settings of the command line; --record starts one at the first frame
+  panel.mp4_fps = opt.record_fps;
+  panel.record_rate = opt.record_rate == "every-frame" ? 1 : 0;
+  panel.burn_date = opt.burn_in.find("date") != std::string::npos;
+  panel.burn_scale = opt.burn_in.find("scale") != std::string::npos;
+  panel.burn_caption = opt.burn_in.find("caption") != std::string::npos;
+  std::snprintf(panel.caption, sizeof panel.caption, "%s", opt.caption.c_str());
+  if (!opt.record.empty()) {
+    panel.record_path = std::filesystem::absolute(opt.record).lexically_normal().string();
+    (is_mp4(opt.record) ? panel.record_ffmpeg : panel.record_png) = true;
+  }
+  panel.scene_index = -1;
+  for (std::size_t i = 0; i < scene_table().size(); ++i)
+    if (scene_table()[i].name == launch.scene.name && launch_options.load.empty())
+      panel.scene_index = static_cast<int>(i);
+  panel.file_label = "file: " + std::filesystem::path(launch_options.load).filename().string() +
+                     ", N = " + with_commas(viewer.size());
+  c.preset_name = launch_options.scene;
+  c.preset_params.n = launch_options.n ? launch_options.n : launch.scene.bodies.size();
+  c.preset_params.seed = launch_options.seed.value_or(1);
+  c.load_options = load_options(launch_options);
+  // files loaded later in the panel may be of any format: the command line's options apply to
+  // them where they can
+  c.load_options.input_units_given = c.load_options.components_given = false;
+  std::snprintf(panel.load_path, sizeof panel.load_path, "%s", launch_options.load.c_str());
+}
+
+// opens the window (hidden until placed) with a GL 4.5 core context; null when it cannot
+GLFWwindow* open_window(const GuiOptions& opt, const std::string& scene) {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, opt.gl_debug ? GLFW_TRUE : GLFW_FALSE);
+  const Geometry geo = initial_geometry(opt);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  GLFWwindow* w = glfwCreateWindow(geo.w, geo.h, "nbody", nullptr, nullptr);
+  if (!w) {
+    std::fprintf(stderr,
+                 "nbody: cannot create an OpenGL 4.5 core window: %s.\n"
+                 "For frames without a window use the headless renderer, e.g.\n"
+                 "  nbody render --scene %s --frames 120 --out frames/\n",
+                 glfw_error_text.c_str(), scene.c_str());
+    return nullptr;
+  }
+  if (geo.placed) glfwSetWindowPos(w, geo.x, geo.y);
+  glfwShowWindow(w);
+  return w;
+}
+
+// the window's frame loop: the input, the viewer's frame, the panel, recordings, screenshots
+struct WindowLoop {
+  WindowLoop(GLFWwindow* w, const GuiOptions& o, Viewer& v, PanelState& p, Input& i,
+             const ImGuiStyle& style)
+      : window(w), opt(o), viewer(v), panel(p), input(i), base_style(style) {}
+
+  GLFWwindow* window;
+  const GuiOptions& opt;
+  Viewer& viewer;
+  PanelState& panel;
+  Input& input;
+  ImGuiStyle base_style;
+  Recorder recorder;
+  RecordFrame record_frame;
+  // a recording's burned-in overlays: drawn in ImGui's frame, rendered before the panel
+  ImDrawList burn{ImGui::GetDrawListSharedData()};
+  long long frame = 0;
+  int exit_code = 0;
+  float applied_scale = 0;
+  bool applied_projector = false;
+  long long seen_scene = 0;
+  const double start_time = now_seconds();
+  double first_frame_s = -1;        // process start to the first presented frame
+  std::set<std::string> inspected;  // names of the bodies whose cards were shown (--stats)
+  // this frame's sizes (window and framebuffer pixels) and UI scale
+  int ww = 0, wh = 0, fbw = 0, fbh = 0;
+  float scale = 1;
+
+  /// Runs frames until the window closes, the panel quits or the scripted run ends.
+  void run();
+  bool one_frame();  // false: the scripted run ended
+  void update_scale();
+  void keys();
+  void pointer();
+  void scene_changed();
+  void draw_ui(bool burn_in, bool caption);
+  bool screenshot(bool end);  // false: the screenshot failed
+  void write_stats(bool gl_reports);
+};
+
+void WindowLoop::run() {
+  seen_scene = viewer.state().scene_serial;
+  while (!glfwWindowShouldClose(window) && !panel.quit)
+    if (!one_frame()) break;
+  // a recording ends with the window (the movie is closed, the counts are final)
+  recorder.stop();
+}
+
+bool WindowLoop::one_frame() {
+  glfwPollEvents();
+  glfwGetWindowSize(window, &ww, &wh);
+  glfwGetFramebufferSize(window, &fbw, &fbh);
+  update_scale();
+  keys();
+  pointer();
+  if (fbw <= 0 || fbh <= 0) {  // minimised
+    glfwWaitEventsTimeout(0.1);
+    return true;
+  }
+  scene_changed();
+  // draw the bodies right of the panel; a recording keeps the offset it started with
+  const float live_offset = panel.visible
+                                ? panel_width(static_cast<float>(ww), scale) *
+                                      static_cast<float>(fbw) / static_cast<float>(std::max(ww, 1))
+                                : 0;
+  sync_recording(recorder, panel, record_frame, fbw, fbh, live_offset);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  viewer.controls.view_offset_px = recorder.active() ? record_frame.view_offset : live_offset;
+  viewer.frame(fbw, fbh);
+  for (const BodyCard& c : viewer.state().cards)
+    inspected.insert(c.name);
+  // what is burned into recorded frames; without any, the frame is read before ImGui draws
+  const bool caption = panel.burn_caption && panel.caption[0] != '\0';
+  const bool burn_in = recorder.active() && (panel.burn_date || panel.burn_scale || caption);
+  if (recorder.active() && !burn_in) capture(recorder, panel, record_frame, fbw, fbh);
+  draw_ui(burn_in, caption);
+  ++frame;
+  const bool smoke_done = opt.smoke_frames > 0 && frame >= opt.smoke_frames;
+  const bool time_up = opt.exit_after > 0 && now_seconds() - start_time >= opt.exit_after;
+  // a scripted run whose --screenshot fails fails
+  if (!screenshot(smoke_done || time_up) && (smoke_done || time_up)) exit_code = 1;
+  glfwSwapBuffers(window);
+  if (first_frame_s < 0) {
+    first_frame_s = seconds_since_process_start();
+    std::printf("nbody: first frame %.2f s after the process started\n", first_frame_s);
+    std::fflush(stdout);
+  }
+  return !(smoke_done || time_up);
+}
+
+// UI scale from the monitor's content scale and the window height
+void WindowLoop::update_scale() {
+  float csx = 1, csy = 1;
+  glfwGetWindowContentScale(window, &csx, &csy);
+  ImGuiIO& io = ImGui::GetIO();
+  scale = std::clamp(std::max(csy, 1.0f) * std::clamp(wh / 820.0f, 1.0f, 2.0f), 1.0f, 3.0f);
+  // projector mode: larger text and a high-contrast panel for the back of a classroom
+  if (panel.projector) scale *= 1.4f;
+  scale = std::round(scale * 8.0f) / 8.0f;
+  if (scale != applied_scale || panel.projector != applied_projector) {
+    ImGui::GetStyle() = base_style;
+    if (panel.projector) {
+      ImGuiStyle& st = ImGui::GetStyle();
+      st.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+      st.Colors[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+      st.Colors[ImGuiCol_TextDisabled] = ImVec4(0.8f, 0.8f, 0.8f, 1);
+      st.Colors[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.22f, 0.32f, 1);
+      st.Colors[ImGuiCol_Header] = ImVec4(0.15f, 0.35f, 0.7f, 1);
+      st.Colors[ImGuiCol_SliderGrab] = ImVec4(0.55f, 0.8f, 1, 1);
+      st.Colors[ImGuiCol_CheckMark] = ImVec4(0.55f, 0.9f, 1, 1);
+      st.FrameBorderSize = 1.0f;
+    }
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    io.FontGlobalScale = scale;
+    applied_scale = scale;
+    applied_projector = panel.projector;
+  }
+  panel.scale = scale;
+}
+
+// keys ask for requests and flip settings (ignored while a text field has focus)
+void WindowLoop::keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  while (!input.keys.empty()) {
+    const int mods = input.keys.front() >> 16;
+    const int key = input.keys.front() & 0xffff;
+    input.keys.pop_front();
+    // Esc: never while a field is edited (it cancels the edit there), and it asks first
+    if (key == GLFW_KEY_ESCAPE && !io.WantTextInput && !panel.quit_dialog_open)
+      panel.ask_quit = true;
+    if (key == GLFW_KEY_F12) panel.screenshot = true;
+    // Enter answers the quit question (a press and release within one slow frame never
+    // reaches ImGui's key state)
+    if ((key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER) && panel.quit_dialog_open)
+      panel.quit = true;
+    if (io.WantCaptureKeyboard) continue;
+    const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
+    const int edit_key =
+        key == GLFW_KEY_DELETE || key == GLFW_KEY_BACKSPACE ? 127 : key;  // Del: 127
+    if (panel_key(viewer, panel, edit_key, ctrl, shift)) continue;
+    if (key == GLFW_KEY_SPACE) viewer.controls.sim.paused = !viewer.controls.sim.paused;
+    if (key == GLFW_KEY_S) viewer.request(SimRequest::of(SimRequest::Kind::SingleStep));
+    if (key == GLFW_KEY_R) viewer.request(ViewRequest::Reset);
+    if (key == GLFW_KEY_F) viewer.request(ViewRequest::Fit);
+    if (key == GLFW_KEY_H) panel.visible = !panel.visible;
+    if (key == GLFW_KEY_L) viewer.controls.labels = !viewer.controls.labels;
+  }
+}
+
+// the mouse on the view: the tool in hand (app/window/gestures.hpp)
+void WindowLoop::pointer() {
+  ImGuiIO& io = ImGui::GetIO();
+  double x = 0, y = 0;
+  glfwGetCursorPos(window, &x, &y);
+  PointerInput in;
+  in.x = x;
+  in.y = y;
+  in.left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+  in.right = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+             glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+  in.shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+             glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+  in.ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+            glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+  in.scroll = input.scroll;
+  in.over_ui = io.WantCaptureMouse;
+  // every press and release in order, then the state now
+  const bool held = in.left;
+  for (bool down : input.left) {
+    in.left = down;
+    panel.gestures.update(in, viewer, ww, wh, scale);
+    in.scroll = 0;
+  }
+  input.left.clear();
+  in.left = held;
+  panel.gestures.update(in, viewer, ww, wh, scale);
+  input.scroll = 0;
+}
+
+// a loaded file clears the preset shown in the Scene box
+void WindowLoop::scene_changed() {
+  if (viewer.state().scene_serial != seen_scene) {
+    seen_scene = viewer.state().scene_serial;
+    // a loaded file is a file even when it was written from a preset (its name says plummer)
+    bool preset = false;
+    if (!panel.loading_file)
+      for (std::size_t i = 0; i < scene_table().size(); ++i)
+        if (scene_table()[i].name == viewer.scene().name) {
+          panel.scene_index = static_cast<int>(i);
+          preset = true;
+        }
+    if (!preset) {
+      panel.scene_index = -1;
+      panel.file_label =
+          "file: " + std::filesystem::path(viewer.controls.load_path).filename().string() +
+          ", N = " + with_commas(viewer.size());
+    }
+    panel.loading_file = false;
+    // what the start-up chose no longer describes this scene
+    viewer.startup = {};
+  }
+}
+
+// the panel and the overlays on top of the frame; the burned-in ones into the recording
+void WindowLoop::draw_ui(bool burn_in, bool caption) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  // the overlays burned in go into their own list (the window shows them from there); the
+  // rest into ImGui's foreground list
+  OverlayParts shown;
+  if (burn_in) {
+    OverlayParts burned;
+    burned.date = panel.burn_date;
+    burned.scale_bar = panel.burn_scale;
+    burned.tools = false;
+    shown.names = false;
+    shown.date = !burned.date;
+    shown.scale_bar = !burned.scale_bar;
+    burn._ResetForNewFrame();
+    burn.PushClipRectFullScreen();
+    burn.PushTextureID(io.Fonts->TexID);
+    draw_overlays(&burn, viewer, panel, ww, wh, burned);
+    // the caption: bottom left of the recorded rectangle (window pixels)
+    if (caption)
+      draw_caption(&burn, panel.caption,
+                   static_cast<float>(recorded_x(record_frame, fbw)) * static_cast<float>(ww) /
+                       static_cast<float>(std::max(fbw, 1)),
+                   wh, scale);
+  }
+  draw_overlays(ImGui::GetForegroundDrawList(), viewer, panel, ww, wh, shown);
+  draw_panel(viewer, panel, ww, wh);
+  if (!panel.visible) {
+    ImGui::SetNextWindowPos(ImVec2(6, 6));
+    ImGui::SetNextWindowBgAlpha(0.5f);
+    ImGui::Begin("##show", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoMove);
+    if (ImGui::SmallButton("panel (H)")) panel.visible = true;
+    ImGui::End();
+  }
+  ImGui::Render();
+  if (burn_in) {
+    // the burned-in overlays alone, read into the recording, then the panel on top: the
+    // window looks as always and nothing is drawn twice
+    burn._PopUnusedDrawCmd();
+    ImDrawList* lists[] = {&burn};
+    const ImDrawData* drawn = ImGui::GetDrawData();
+    ImDrawData data;
+    data.Valid = true;
+    data.CmdLists = lists;
+    data.CmdListsCount = 1;
+    data.TotalVtxCount = burn.VtxBuffer.Size;
+    data.TotalIdxCount = burn.IdxBuffer.Size;
+    data.DisplayPos = drawn->DisplayPos;
+    data.DisplaySize = drawn->DisplaySize;
+    data.FramebufferScale = drawn->FramebufferScale;
+    ImGui_ImplOpenGL3_RenderDrawData(&data);
+    capture(recorder, panel, record_frame, fbw, fbh);
+  }
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+// screenshots include the panel (F12, --screenshot after the smoke frames)
+bool WindowLoop::screenshot(bool end) {
+  const bool smoke_shot = end && !opt.screenshot.empty();
+  bool ok = true;
+  if (panel.screenshot || smoke_shot) {
+    try {
+      std::string path =
+          smoke_shot ? opt.screenshot : in_dir(panel.capture_dir, timestamped_name(".png"));
+      render::write_png(path, render::read_framebuffer(fbw, fbh));
+      viewer.set_message("screenshot saved: " + path);
+      std::printf("nbody: screenshot %s\n", path.c_str());
+    } catch (const std::exception& e) {
+      viewer.set_message(std::string("screenshot failed: ") + e.what());
+      std::fprintf(stderr, "nbody: screenshot failed: %s\n", e.what());
+      ok = false;
+    }
+    panel.screenshot = false;
+  }
+  return ok;
+}
+
+// statistics at exit: one line, and --stats as JSON
+void WindowLoop::write_stats(bool gl_reports) {
+  const SimState& st = viewer.state();
+  if (!viewer.error().empty()) std::fprintf(stderr, "nbody: %s\n", viewer.error().c_str());
+  double fps_median = 0;
+  double ms = median_of(viewer.all_frame_ms());
+  if (ms > 0) fps_median = 1000.0 / ms;
+  std::printf("nbody: %lld frames, %.1f frames/s (median), %lld steps, kernel %s, N = %zu\n", frame,
+              fps_median, st.steps, st.kernel.c_str(), st.n);
+  const std::size_t gl_errors = gl_reports ? render::gl_debug_error_count() : 0;
+  if (gl_errors > 0) {
+    std::fprintf(stderr, "nbody: the GL driver reported %zu error(s)%s\n", gl_errors,
+                 opt.gl_debug ? " (printed above)" : " (--gl-debug prints them)");
+    if (opt.gl_debug && exit_code == 0) exit_code = 4;
+  }
+  if (opt.stats.empty()) return;
+  nlohmann::json j;
+  j["gl_errors"] = gl_reports ? nlohmann::json(gl_errors) : nlohmann::json("not available");
+  j["ui_frames"] = frame;
+  j["ui_frames_since_reset"] = viewer.all_frame_ms().size() + 1;
+  j["ui_fps_median"] = fps_median;
+  float worst = 0;
+  for (float f : viewer.all_frame_ms())
+    worst = std::max(worst, f);
+  j["ui_frame_ms_max"] = worst;
+  j["seconds"] = now_seconds() - start_time;
+  j["first_frame_s"] = first_frame_s;
+  // what a person sees: the bodies of the components shown, and the window's size
+  long visible = 0;
+  for (Component c : viewer.scene().bodies.component)
+    visible += viewer.controls.style.component_gain[static_cast<int>(c)] > 0;
+  j["visible_bodies"] = visible;
+  j["lite_render"] = viewer.lite_render();
+  j["frames_reused"] = viewer.frames_reused();
+  int win_w = 0, win_h = 0;
+  glfwGetWindowSize(window, &win_w, &win_h);
+  j["window"] = {win_w, win_h};
+  j["sim_steps"] = st.steps;
+  j["sim_batches"] = viewer.batches();
+  j["sim_step_ms_median"] = median_of(viewer.all_step_ms());
+  j["sim_time"] = st.time;
+  j["sim_time_unit"] = viewer.scene().units.time;
+  // the applied physics (the simulation's: the command line's --dt/--softening/--G, the
+  // scene's or the panel's last accepted change)
+  j["dt"] = st.params.dt;
+  j["softening"] = st.params.softening;
+  j["G"] = st.params.G;
+  j["integrator"] = integrator_name(st.params.integrator);
+  j["kernel"] = st.kernel;
+  j["precision"] = precision_name(st.precision);
+  j["n"] = st.n;
+  j["scene"] = viewer.scene().name;
+  j["interactions_per_step"] = st.interactions;
+  j["data_path"] = data_path_name(viewer.data_path());
+  j["paused"] = viewer.is_paused();
+  j["health_paused"] = st.health_paused;
+  j["debug_step_delay_ms"] = opt.debug_step_delay_ms;
+  j["startup"] = viewer.startup.summary;
+  j["error"] = viewer.error();
+  // hands on: the edits that stand and those undone, the cards shown, the mergers
+  j["undo"] = st.undo_labels;
+  j["redo"] = st.redo_labels;
+  j["inspected"] = std::vector<std::string>(inspected.begin(), inspected.end());
+  j["selected"] = viewer.controls.sim.selection.size();
+  j["mergers"] = st.mergers;
+  // the last recording: movie frames (PNG files or MP4 frames) and the wall time it covered
+  j["record_frames"] = std::max(recorder.png_frames(), recorder.mp4_frames());
+  j["record_seconds"] = recorder.seconds();
+  // --panel-check: the labels cut at the panel's right edge ("Section: label")
+  j["panel_overflow"] =
+      panel.check ? nlohmann::json(panel.overflow) : nlohmann::json("not checked");
+  try {
+    io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
+    std::printf("nbody: stats written to %s\n", opt.stats.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nbody: --stats: %s\n", e.what());
+    if (exit_code == 0) exit_code = 1;
+  }
+}
+
 }  // namespace
 
 int run_gui(const LaunchOptions& launch_options_in) {
   const GuiOptions& opt = gui_options();
   LaunchOptions launch_options = launch_options_in;
-  // defaults that fit the machine: a short measurement picks N and the kernel of a generated
-  // scene when the command line names neither
   StartupChoice startup;
-  // (a lesson brings its own scene and N)
-  bool generated = launch_options.load.empty() && launch_options.lesson.empty();
   const bool ffmpeg_found = have_ffmpeg();
   check_record_options(opt, ffmpeg_found);
   if (!opt.screenshot.empty() && opt.smoke_frames == 0 && opt.exit_after <= 0)
@@ -283,77 +641,8 @@ int run_gui(const LaunchOptions& launch_options_in) {
         "the window)");
   // a named kernel without a tree: --tree-cells fails before any measurement
   if (!launch_options.kernel.empty()) check_tree_cells(opt.tree_cells, launch_options.kernel);
-  // the galaxies in the window: rigid dark halos unless the command line says otherwise, so
-  // every body is a visible star (a live halo is 81 % of the bodies, all hidden, and a small
-  // machine would show a few hundred scattered dots)
-  const bool galaxies =
-      launch_options.scene == "galaxy-collision" || launch_options.scene == "disk-galaxy";
-  if (generated && galaxies &&
-      std::none_of(launch_options.scene_values.begin(), launch_options.scene_values.end(),
-                   [](const std::string& kv) { return kv.rfind("halo=", 0) == 0; })) {
-    launch_options.scene_values.push_back("halo=1");
-    std::printf(
-        "nbody: %s with rigid dark halos, all bodies stars (--param halo=0: a live "
-        "halo)\n",
-        launch_options.scene.c_str());
-  }
-  const SceneInfo* scene_row = nullptr;
-  for (const SceneInfo& s : scene_table())
-    if (s.name == launch_options.scene) scene_row = &s;
-  if (generated && scene_row && scene_row->has_n && launch_options.n == 0) {
-    std::vector<std::string> kernels;
-    if (!launch_options.kernel.empty()) {
-      kernels.push_back(launch_options.kernel);
-    } else {
-      for (const KernelInfo& k : kernel_table())
-        // (naive and pairwise-atomic are lessons: never the fastest, pairwise-atomic refuses
-        // N > 65,536; with --tree-cells only the tree kernels, whose cells it draws)
-        if (k.gpu == cuda_available() && !k.oracle && !k.lesson && (opt.tree_cells < 0 || k.tree))
-          kernels.push_back(k.name);
-    }
-    bool gpu = cuda_available() && find_kernel(kernels.front()).gpu;
-    std::printf("nbody: measuring at start-up...\n");
-    std::fflush(stdout);
-    // the scene's parameters as it will run
-    const std::map<std::string, double> values = parse_values(launch_options.scene_values);
-    // on the CPU one fixed size for the machine's cores, the same every run (a race of timed
-    // kernels flips between sizes with the noise of a busy laptop); on a GPU the measurement
-    StartupMeasurement m;
-    if (gpu) {
-      m = measure_startup(launch_options.scene, kernels, 16384, 1u << 20, opt.target_step_ms,
-                          values);
-    } else {
-      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-      std::size_t n = 8192;
-      while (n < 65536 && n * 2 <= 8192u * std::max(1u, cores / 2))
-        n *= 2;
-      const std::string kernel =
-          launch_options.kernel.empty() ? std::string("cpu-barnes-hut") : launch_options.kernel;
-      m = measure_fixed_start(launch_options.scene, kernel, n, 1024, opt.target_step_ms, values);
-    }
-    launch_options.n = m.n;
-    launch_options.kernel = m.kernel;
-    startup.measured = true;
-    startup.summary = m.summary;
-    for (const std::string& l : m.lines)
-      startup.details += l + "\n";
-    std::printf("nbody: %s\n", m.summary.c_str());
-  }
   // the scene first: bad options fail before a window opens
-  Launch launch = make_launch(launch_options);
-  check_tree_cells(opt.tree_cells, launch.params.kernel);
-  // no measurement: say which kernel the crossover rule chose and why
-  if (!startup.measured && !launch.kernel_reason.empty()) {
-    startup.summary = "kernel " + launch.params.kernel + ": " + launch.kernel_reason;
-    std::printf("nbody: %s\n", startup.summary.c_str());
-  }
-  // planetary scenes (few bodies, or the solar system with its small bodies): double
-  // precision when the kernel has it
-  if ((launch.scene.bodies.size() <= 64 || launch.scene.units.name == "solar") &&
-      launch_options_in.precision.empty()) {
-    const KernelInfo& k = find_kernel(launch.params.kernel);
-    if (k.supports_double) launch.params.precision = Precision::Double;
-  }
+  Launch launch = prepare_launch(launch_options, launch_options_in, opt, startup);
 
   glfwSetErrorCallback(on_glfw_error);
   GlfwLibrary glfw;
@@ -369,52 +658,9 @@ int run_gui(const LaunchOptions& launch_options_in) {
                  launch_options.scene.c_str());
     return kNoDisplay;
   }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, opt.gl_debug ? GLFW_TRUE : GLFW_FALSE);
-  // the size: as given, else the last one, else 1600x900; never larger than the monitor's
-  // work area (a 1,280x800 laptop or a 1,024x768 projector), and placed inside it
-  Geometry geo;
-  const bool given = opt.width > 0 && opt.height > 0;
-  if (given) {
-    geo.w = opt.width;
-    geo.h = opt.height;
-  } else if (!load_geometry(geo)) {
-    geo = {0, 0, 1600, 900, false};
-  }
-  int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
-  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
-    glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
-  if (area_w > 0 && area_h > 0) {
-    // room for the title bar and borders when the size was not asked for
-    const int max_w = given ? area_w : area_w * 96 / 100,
-              max_h = given ? area_h : area_h * 92 / 100;
-    geo.w = std::min(geo.w, max_w);
-    geo.h = std::min(geo.h, max_h);
-    if (!geo.placed || geo.x < area_x || geo.y < area_y || geo.x + geo.w > area_x + area_w ||
-        geo.y + geo.h > area_y + area_h) {
-      geo.x = area_x + (area_w - geo.w) / 2;
-      geo.y = area_y + (area_h - geo.h) / 2;
-    }
-    geo.placed = true;
-  }
-  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   WindowHandle window;
-  window.w = glfwCreateWindow(geo.w, geo.h, "nbody", nullptr, nullptr);
-  if (window.w) {
-    if (geo.placed) glfwSetWindowPos(window.w, geo.x, geo.y);
-    glfwShowWindow(window.w);
-  }
-  if (!window.w) {
-    std::fprintf(stderr,
-                 "nbody: cannot create an OpenGL 4.5 core window: %s.\n"
-                 "For frames without a window use the headless renderer, e.g.\n"
-                 "  nbody render --scene %s --frames 120 --out frames/\n",
-                 glfw_error_text.c_str(), launch_options.scene.c_str());
-    return kNoDisplay;
-  }
+  window.w = open_window(opt, launch_options.scene);
+  if (!window.w) return kNoDisplay;
   Input input;
   glfwSetWindowUserPointer(window.w, &input);
   glfwSetKeyCallback(window.w, on_key);
@@ -442,368 +688,16 @@ int run_gui(const LaunchOptions& launch_options_in) {
   if (launch.lesson && launch.lesson_speed > 0) launch.scene.speed = launch.lesson_speed;
   Viewer viewer(launch.scene, launch.params, !opt.no_interop, true, launch.override);
   if (launch.lesson) viewer.play_lesson(launch.lesson, false);
-  if (launch_options.steps_per_frame > 1)
-    viewer.speed = launch_options.steps_per_frame * launch.params.dt * 60.0;
-  viewer.debug_step_delay_ms = opt.debug_step_delay_ms;
-  if (opt.tree_cells >= 0) {
-    viewer.tree_boxes = true;
-    viewer.tree_depth = opt.tree_cells;
-  }
   viewer.startup = startup;
   PanelState panel;
-  panel.open = opt.panel_open;
-  panel.projector = opt.projector;
-  panel.check = opt.panel_check;
-  viewer.paused = opt.paused;
-  viewer.orbits = opt.orbits;
-  render::parse_distance_scale(opt.distance_scale.c_str(), viewer.distance_scale);
-  viewer.set_lite_render(opt.lite_render == "on" ||
-                         (opt.lite_render == "auto" && viewer.software_rendering()));
-  if (!opt.follow.empty()) {
-    std::string why;
-    if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
-  }
-  std::set<std::string> inspected;  // names of the bodies whose cards were shown (--stats)
-  panel.ffmpeg_available = ffmpeg_found;
-  std::snprintf(panel.capture_dir, sizeof panel.capture_dir, "%s", default_capture_dir().c_str());
-  // the recording settings of the command line; --record starts one at the first frame
-  panel.mp4_fps = opt.record_fps;
-  panel.record_rate = opt.record_rate == "every-frame" ? 1 : 0;
-  panel.burn_date = opt.burn_in.find("date") != std::string::npos;
-  panel.burn_scale = opt.burn_in.find("scale") != std::string::npos;
-  panel.burn_caption = opt.burn_in.find("caption") != std::string::npos;
-  std::snprintf(panel.caption, sizeof panel.caption, "%s", opt.caption.c_str());
-  if (!opt.record.empty()) {
-    panel.record_path = std::filesystem::absolute(opt.record).lexically_normal().string();
-    (is_mp4(opt.record) ? panel.record_ffmpeg : panel.record_png) = true;
-  }
-  panel.scene_index = -1;
-  for (std::size_t i = 0; i < scene_table().size(); ++i)
-    if (scene_table()[i].name == launch.scene.name && launch_options.load.empty())
-      panel.scene_index = static_cast<int>(i);
-  panel.file_label = "file: " + std::filesystem::path(launch_options.load).filename().string() +
-                     ", N = " + with_commas(viewer.size());
-  viewer.preset_name = launch_options.scene;
-  viewer.preset_params.n = launch_options.n ? launch_options.n : launch.scene.bodies.size();
-  viewer.preset_params.seed = launch_options.seed.value_or(1);
-  viewer.load_options = load_options(launch_options);
-  // files loaded later in the panel may be of any format: the command line's options apply to
-  // them where they can
-  viewer.load_options.input_units_given = viewer.load_options.components_given = false;
-  std::snprintf(panel.load_path, sizeof panel.load_path, "%s", launch_options.load.c_str());
+  setup_viewer_and_panel(viewer, panel, opt, launch_options, launch, ffmpeg_found);
 
-  Recorder recorder;
-  RecordFrame record_frame;
-  // a recording's burned-in overlays: drawn in ImGui's frame, rendered before the panel
-  ImDrawList burn(ImGui::GetDrawListSharedData());
-  long long frame = 0;
-  int exit_code = 0;
-  float applied_scale = 0;
-  bool applied_projector = false;
-  long long seen_scene = viewer.state().scene_serial;
-  const double start_time = now_seconds();
-  double first_frame_s = -1;  // process start to the first presented frame
-
-  while (!glfwWindowShouldClose(window.w) && !panel.quit) {
-    glfwPollEvents();
-    ImGuiIO& io = ImGui::GetIO();
-
-    // UI scale from the monitor's content scale and the window height
-    int ww = 0, wh = 0, fbw = 0, fbh = 0;
-    glfwGetWindowSize(window.w, &ww, &wh);
-    glfwGetFramebufferSize(window.w, &fbw, &fbh);
-    float csx = 1, csy = 1;
-    glfwGetWindowContentScale(window.w, &csx, &csy);
-    float scale = std::clamp(std::max(csy, 1.0f) * std::clamp(wh / 820.0f, 1.0f, 2.0f), 1.0f, 3.0f);
-    // projector mode: larger text and a high-contrast panel for the back of a classroom
-    if (panel.projector) scale *= 1.4f;
-    scale = std::round(scale * 8.0f) / 8.0f;
-    if (scale != applied_scale || panel.projector != applied_projector) {
-      ImGui::GetStyle() = base_style;
-      if (panel.projector) {
-        ImGuiStyle& st = ImGui::GetStyle();
-        st.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
-        st.Colors[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
-        st.Colors[ImGuiCol_TextDisabled] = ImVec4(0.8f, 0.8f, 0.8f, 1);
-        st.Colors[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.22f, 0.32f, 1);
-        st.Colors[ImGuiCol_Header] = ImVec4(0.15f, 0.35f, 0.7f, 1);
-        st.Colors[ImGuiCol_SliderGrab] = ImVec4(0.55f, 0.8f, 1, 1);
-        st.Colors[ImGuiCol_CheckMark] = ImVec4(0.55f, 0.9f, 1, 1);
-        st.FrameBorderSize = 1.0f;
-      }
-      ImGui::GetStyle().ScaleAllSizes(scale);
-      io.FontGlobalScale = scale;
-      applied_scale = scale;
-      applied_projector = panel.projector;
-    }
-    panel.scale = scale;
-
-    // keys raise flags (ignored while a text field has focus)
-    while (!input.keys.empty()) {
-      const int mods = input.keys.front() >> 16;
-      const int key = input.keys.front() & 0xffff;
-      input.keys.pop_front();
-      // Esc: never while a field is edited (it cancels the edit there), and it asks first
-      if (key == GLFW_KEY_ESCAPE && !io.WantTextInput && !panel.quit_dialog_open)
-        panel.ask_quit = true;
-      if (key == GLFW_KEY_F12) panel.screenshot = true;
-      // Enter answers the quit question (a press and release within one slow frame never
-      // reaches ImGui's key state)
-      if ((key == GLFW_KEY_ENTER || key == GLFW_KEY_KP_ENTER) && panel.quit_dialog_open)
-        panel.quit = true;
-      if (io.WantCaptureKeyboard) continue;
-      const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
-      const int edit_key =
-          key == GLFW_KEY_DELETE || key == GLFW_KEY_BACKSPACE ? 127 : key;  // Del: 127
-      if (panel_key(viewer, panel, edit_key, ctrl, shift)) continue;
-      if (key == GLFW_KEY_SPACE) viewer.paused = !viewer.paused;
-      if (key == GLFW_KEY_S) viewer.pending.single_step = true;
-      if (key == GLFW_KEY_R) viewer.pending.reset_view = true;
-      if (key == GLFW_KEY_F) viewer.pending.fit_view = true;
-      if (key == GLFW_KEY_H) panel.visible = !panel.visible;
-      if (key == GLFW_KEY_L) viewer.labels = !viewer.labels;
-    }
-    // the mouse on the view: the tool in hand (app/window/gestures.hpp)
-    {
-      double x = 0, y = 0;
-      glfwGetCursorPos(window.w, &x, &y);
-      PointerInput in;
-      in.x = x;
-      in.y = y;
-      in.left = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-      in.right = glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-                 glfwGetMouseButton(window.w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-      in.shift = glfwGetKey(window.w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                 glfwGetKey(window.w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-      in.ctrl = glfwGetKey(window.w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
-                glfwGetKey(window.w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
-      in.scroll = input.scroll;
-      in.over_ui = io.WantCaptureMouse;
-      // every press and release in order, then the state now
-      const bool held = in.left;
-      for (bool down : input.left) {
-        in.left = down;
-        panel.gestures.update(in, viewer, ww, wh, scale);
-        in.scroll = 0;
-      }
-      input.left.clear();
-      in.left = held;
-      panel.gestures.update(in, viewer, ww, wh, scale);
-    }
-    input.scroll = 0;
-    if (fbw <= 0 || fbh <= 0) {  // minimised
-      glfwWaitEventsTimeout(0.1);
-      continue;
-    }
-
-    // a loaded file clears the preset shown in the Scene box
-    if (viewer.state().scene_serial != seen_scene) {
-      seen_scene = viewer.state().scene_serial;
-      // a loaded file is a file even when it was written from a preset (its name says plummer)
-      bool preset = false;
-      if (!panel.loading_file)
-        for (std::size_t i = 0; i < scene_table().size(); ++i)
-          if (scene_table()[i].name == viewer.scene().name) {
-            panel.scene_index = static_cast<int>(i);
-            preset = true;
-          }
-      if (!preset) {
-        panel.scene_index = -1;
-        panel.file_label = "file: " + std::filesystem::path(viewer.load_path).filename().string() +
-                           ", N = " + with_commas(viewer.size());
-      }
-      panel.loading_file = false;
-      // what the start-up chose no longer describes this scene
-      viewer.startup = {};
-    }
-
-    // draw the bodies right of the panel; a recording keeps the offset it started with
-    const float live_offset = panel.visible ? panel_width(static_cast<float>(ww), scale) *
-                                                  static_cast<float>(fbw) /
-                                                  static_cast<float>(std::max(ww, 1))
-                                            : 0;
-    sync_recording(recorder, panel, record_frame, fbw, fbh, live_offset);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    viewer.view_offset_px = recorder.active() ? record_frame.view_offset : live_offset;
-    viewer.frame(fbw, fbh);
-    for (const BodyCard& c : viewer.state().cards)
-      inspected.insert(c.name);
-
-    // what is burned into recorded frames; without any, the frame is read before ImGui draws
-    const bool caption = panel.burn_caption && panel.caption[0] != '\0';
-    const bool burn_in = recorder.active() && (panel.burn_date || panel.burn_scale || caption);
-    if (recorder.active() && !burn_in) capture(recorder, panel, record_frame, fbw, fbh);
-
-    // the panel and the overlays on top
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    // the overlays burned in go into their own list (the window shows them from there); the
-    // rest into ImGui's foreground list
-    OverlayParts shown;
-    if (burn_in) {
-      OverlayParts burned;
-      burned.date = panel.burn_date;
-      burned.scale_bar = panel.burn_scale;
-      burned.tools = false;
-      shown.names = false;
-      shown.date = !burned.date;
-      shown.scale_bar = !burned.scale_bar;
-      burn._ResetForNewFrame();
-      burn.PushClipRectFullScreen();
-      burn.PushTextureID(io.Fonts->TexID);
-      draw_overlays(&burn, viewer, panel, ww, wh, burned);
-      // the caption: bottom left of the recorded rectangle (window pixels)
-      if (caption)
-        draw_caption(&burn, panel.caption,
-                     static_cast<float>(recorded_x(record_frame, fbw)) * static_cast<float>(ww) /
-                         static_cast<float>(std::max(fbw, 1)),
-                     wh, scale);
-    }
-    draw_overlays(ImGui::GetForegroundDrawList(), viewer, panel, ww, wh, shown);
-    draw_panel(viewer, panel, ww, wh);
-    if (!panel.visible) {
-      ImGui::SetNextWindowPos(ImVec2(6, 6));
-      ImGui::SetNextWindowBgAlpha(0.5f);
-      ImGui::Begin("##show", nullptr,
-                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                       ImGuiWindowFlags_NoMove);
-      if (ImGui::SmallButton("panel (H)")) panel.visible = true;
-      ImGui::End();
-    }
-    ImGui::Render();
-    if (burn_in) {
-      // the burned-in overlays alone, read into the recording, then the panel on top: the
-      // window looks as always and nothing is drawn twice
-      burn._PopUnusedDrawCmd();
-      ImDrawList* lists[] = {&burn};
-      const ImDrawData* drawn = ImGui::GetDrawData();
-      ImDrawData data;
-      data.Valid = true;
-      data.CmdLists = lists;
-      data.CmdListsCount = 1;
-      data.TotalVtxCount = burn.VtxBuffer.Size;
-      data.TotalIdxCount = burn.IdxBuffer.Size;
-      data.DisplayPos = drawn->DisplayPos;
-      data.DisplaySize = drawn->DisplaySize;
-      data.FramebufferScale = drawn->FramebufferScale;
-      ImGui_ImplOpenGL3_RenderDrawData(&data);
-      capture(recorder, panel, record_frame, fbw, fbh);
-    }
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-
-    // screenshots include the panel (F12, --screenshot after the smoke frames)
-    ++frame;
-    bool smoke_done = opt.smoke_frames > 0 && frame >= opt.smoke_frames;
-    bool time_up = opt.exit_after > 0 && now_seconds() - start_time >= opt.exit_after;
-    bool smoke_shot = (smoke_done || time_up) && !opt.screenshot.empty();
-    if (panel.screenshot || smoke_shot) {
-      try {
-        std::string path =
-            smoke_shot ? opt.screenshot : in_dir(panel.capture_dir, timestamped_name(".png"));
-        render::write_png(path, render::read_framebuffer(fbw, fbh));
-        viewer.set_message("screenshot saved: " + path);
-        std::printf("nbody: screenshot %s\n", path.c_str());
-      } catch (const std::exception& e) {
-        viewer.set_message(std::string("screenshot failed: ") + e.what());
-        std::fprintf(stderr, "nbody: screenshot failed: %s\n", e.what());
-        if (smoke_done || time_up) exit_code = 1;
-      }
-      panel.screenshot = false;
-    }
-    glfwSwapBuffers(window.w);
-    if (first_frame_s < 0) {
-      first_frame_s = seconds_since_process_start();
-      std::printf("nbody: first frame %.2f s after the process started\n", first_frame_s);
-      std::fflush(stdout);
-    }
-    if (smoke_done || time_up) break;
-  }
-
-  // a recording ends with the window (the movie is closed, the counts are final)
-  recorder.stop();
-
+  WindowLoop loop(window.w, opt, viewer, panel, input, base_style);
+  loop.run();
   // the window's size and place for the next start (not for scripted runs: tests, recordings)
   if (opt.smoke_frames == 0 && opt.exit_after <= 0) save_geometry(window.w);
-
-  // statistics at exit
-  const SimState& st = viewer.state();
-  if (!viewer.error().empty()) std::fprintf(stderr, "nbody: %s\n", viewer.error().c_str());
-  double fps_median = 0;
-  double ms = median_of(viewer.all_frame_ms());
-  if (ms > 0) fps_median = 1000.0 / ms;
-  std::printf("nbody: %lld frames, %.1f frames/s (median), %lld steps, kernel %s, N = %zu\n", frame,
-              fps_median, st.steps, st.kernel.c_str(), st.n);
-  const std::size_t gl_errors = gl_reports ? render::gl_debug_error_count() : 0;
-  if (gl_errors > 0) {
-    std::fprintf(stderr, "nbody: the GL driver reported %zu error(s)%s\n", gl_errors,
-                 opt.gl_debug ? " (printed above)" : " (--gl-debug prints them)");
-    if (opt.gl_debug && exit_code == 0) exit_code = 4;
-  }
-  if (!opt.stats.empty()) {
-    nlohmann::json j;
-    j["gl_errors"] = gl_reports ? nlohmann::json(gl_errors) : nlohmann::json("not available");
-    j["ui_frames"] = frame;
-    j["ui_frames_since_reset"] = viewer.all_frame_ms().size() + 1;
-    j["ui_fps_median"] = fps_median;
-    float worst = 0;
-    for (float f : viewer.all_frame_ms())
-      worst = std::max(worst, f);
-    j["ui_frame_ms_max"] = worst;
-    j["seconds"] = now_seconds() - start_time;
-    j["first_frame_s"] = first_frame_s;
-    // what a person sees: the bodies of the components shown, and the window's size
-    long visible = 0;
-    for (Component c : viewer.scene().bodies.component)
-      visible += viewer.style.component_gain[static_cast<int>(c)] > 0;
-    j["visible_bodies"] = visible;
-    j["lite_render"] = viewer.lite_render();
-    j["frames_reused"] = viewer.frames_reused();
-    int win_w = 0, win_h = 0;
-    glfwGetWindowSize(window.w, &win_w, &win_h);
-    j["window"] = {win_w, win_h};
-    j["sim_steps"] = st.steps;
-    j["sim_batches"] = viewer.batches();
-    j["sim_step_ms_median"] = median_of(viewer.all_step_ms());
-    j["sim_time"] = st.time;
-    j["sim_time_unit"] = viewer.scene().units.time;
-    // the applied physics (the simulation's: the command line's --dt/--softening/--G, the
-    // scene's or the panel's last accepted change)
-    j["dt"] = st.params.dt;
-    j["softening"] = st.params.softening;
-    j["G"] = st.params.G;
-    j["integrator"] = integrator_name(st.params.integrator);
-    j["kernel"] = st.kernel;
-    j["precision"] = precision_name(st.precision);
-    j["n"] = st.n;
-    j["scene"] = viewer.scene().name;
-    j["interactions_per_step"] = st.interactions;
-    j["data_path"] = data_path_name(viewer.data_path());
-    j["paused"] = viewer.is_paused();
-    j["health_paused"] = st.health_paused;
-    j["debug_step_delay_ms"] = opt.debug_step_delay_ms;
-    j["startup"] = viewer.startup.summary;
-    j["error"] = viewer.error();
-    // hands on: the edits that stand and those undone, the cards shown, the mergers
-    j["undo"] = st.undo_labels;
-    j["redo"] = st.redo_labels;
-    j["inspected"] = std::vector<std::string>(inspected.begin(), inspected.end());
-    j["selected"] = viewer.selection.size();
-    j["mergers"] = st.mergers;
-    // the last recording: movie frames (PNG files or MP4 frames) and the wall time it covered
-    j["record_frames"] = std::max(recorder.png_frames(), recorder.mp4_frames());
-    j["record_seconds"] = recorder.seconds();
-    // --panel-check: the labels cut at the panel's right edge ("Section: label")
-    j["panel_overflow"] =
-        panel.check ? nlohmann::json(panel.overflow) : nlohmann::json("not checked");
-    try {
-      io::write_file(opt.stats, j.dump(2) + "\n");  // the one safe writer
-      std::printf("nbody: stats written to %s\n", opt.stats.c_str());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "nbody: --stats: %s\n", e.what());
-      if (exit_code == 0) exit_code = 1;
-    }
-  }
+  loop.write_stats(gl_reports);
+  const int exit_code = loop.exit_code;
   // a long step in progress is not waited for (a class would watch a frozen window until it
   // ends): half a second for it to finish, then the process ends without joining the
   // simulation thread (nothing of the run is saved at exit; a recording is closed first)

@@ -9,11 +9,11 @@
 namespace nbody::app {
 
 render::DistanceMap Viewer::frame_distance_map() const {
-  if (distance_scale == render::DistanceScale::True) return {};
+  if (controls.distance_scale == render::DistanceScale::True) return {};
   // the followed body or centre (the camera's target), else the Sun, else the origin
   glm::vec3 centre(0.0f);
   const auto d = static_cast<std::size_t>(dominant_);
-  if (follow >= 0 || follow_group >= 0)
+  if (controls.follow >= 0 || controls.follow_group >= 0)
     centre = camera_.target();
   else if (dominant_ >= 0 && 4 * d + 2 < xyzm_.size())
     centre = glm::vec3(xyzm_[4 * d], xyzm_[4 * d + 1], xyzm_[4 * d + 2]);
@@ -22,6 +22,7 @@ render::DistanceMap Viewer::frame_distance_map() const {
 
 std::string Viewer::distance_centre_name() const {
   const Scene& s = scene();
+  const int follow = controls.follow, follow_group = controls.follow_group;
   if (follow >= 0 && static_cast<std::size_t>(follow) < s.bodies.name.size())
     return s.bodies.name[static_cast<std::size_t>(follow)];
   if (follow_group >= 0) {
@@ -46,24 +47,29 @@ std::vector<double> Viewer::draw_key(int width, int height) const {
   put(static_cast<double>(state_.reset_serial));
   put(static_cast<double>(boxes_version_));
   // the density map only while it is drawn (it is measured while the run is paused too)
-  put(map.enabled && map.overlay ? static_cast<double>(seen_map_) : -2.0);
+  put(controls.sim.map_enabled && controls.map_overlay ? static_cast<double>(seen_map_) : -2.0);
   // the view
-  put(width), put(height), put(view_offset_px);
+  put(width), put(height), put(controls.view_offset_px);
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 4; ++r)
       put(view_proj_[c][r]);
   // the look
-  put(style.point_size), put(style.brightness), put(static_cast<int>(style.color));
-  put(style.speed_max), put(style.log_mass_min), put(style.log_mass_max), put(style.mass_size);
-  for (float g : style.component_gain)
+  put(controls.style.point_size), put(controls.style.brightness),
+      put(static_cast<int>(controls.style.color));
+  put(controls.style.speed_max), put(controls.style.log_mass_min), put(controls.style.log_mass_max),
+      put(controls.style.mass_size);
+  for (float g : controls.style.component_gain)
     put(g);
-  put(tone.hdr), put(tone.exposure), put(tone.knee), put(tone.gamma), put(tone.glow);
-  put(tone.glow_strength), put(tone.resolution);
+  put(controls.tone.hdr), put(controls.tone.exposure), put(controls.tone.knee),
+      put(controls.tone.gamma), put(controls.tone.glow);
+  put(controls.tone.glow_strength), put(controls.tone.resolution);
   put(static_cast<int>(dmap_.scale)), put(dmap_.centre.x), put(dmap_.centre.y);
   put(dmap_.centre.z), put(dmap_.reference), put(dmap_.inner);
   // what is drawn besides the bodies
-  put(trails_enabled), put(trails_on_), put(orbits), put(tree_boxes), put(tree_depth);
-  put(state_.has_tree), put(map.enabled), put(map.overlay), put(map.overlay_alpha);
+  put(controls.sim.trails), put(trails_on_), put(controls.orbits), put(controls.sim.tree_boxes);
+  put(controls.sim.tree_depth);
+  put(state_.has_tree), put(controls.sim.map_enabled), put(controls.map_overlay);
+  put(controls.map_overlay_alpha);
   return k;
 }
 
@@ -74,8 +80,9 @@ void Viewer::probe_begin(int width, int height, GLint target) {
                frames_, width, height, state_.n, target, static_cast<double>(camera_.distance()),
                static_cast<double>(view_proj_[0][0]), static_cast<double>(view_proj_[1][0]),
                static_cast<double>(view_proj_[2][0]), static_cast<double>(view_proj_[3][0]),
-               static_cast<double>(style.point_size), static_cast<double>(style.brightness),
-               static_cast<int>(style.color));
+               static_cast<double>(controls.style.point_size),
+               static_cast<double>(controls.style.brightness),
+               static_cast<int>(controls.style.color));
   if (xyzm_.empty()) return;
   int inside = 0;
   for (std::size_t i = 0; i < state_.n; ++i) {
@@ -91,7 +98,7 @@ void Viewer::probe_mark(const char* pass, double& since) {
   glFinish();
   double t = now_seconds();
   float top = 0;
-  std::size_t lit = tone.hdr ? hdr_->count_above(0.05f, &top) : 0;
+  std::size_t lit = controls.tone.hdr ? hdr_->count_above(0.05f, &top) : 0;
   GLenum e = glGetError();
   std::fprintf(stderr, "probe frame %lld %-10s %8.3f ms  lit %zu  brightest %.3g%s%s\n", frames_,
                pass, (t - since) * 1e3, lit, static_cast<double>(top), e ? " glGetError " : "",

@@ -15,9 +15,9 @@ void Viewer::edit(Edit e, long long gesture, bool gesture_end) {
   q.kind = SimRequest::Kind::Edit;
   // a removal or merge shifts indices: the selection is dropped (the merged body is selected)
   if (e.kind == Edit::Kind::Remove) {
-    selection.clear();
-    pinned.clear();
-    follow = -1;
+    controls.sim.selection.clear();
+    controls.sim.pinned.clear();
+    controls.follow = -1;
   }
   q.edit = std::move(e);
   q.gesture = gesture;
@@ -65,7 +65,7 @@ Selector selector_of(const glm::mat4& vp, int w, int h, const render::ParticleSt
 void Viewer::select_at(float px, float py, float radius, bool additive, int width, int height) {
   SimRequest q;
   q.kind = SimRequest::Kind::Select;
-  q.selector = selector_of(view_proj_, width, height, style, dmap_);
+  q.selector = selector_of(view_proj_, width, height, controls.style, dmap_);
   q.selector.x0 = px;
   q.selector.y0 = py;
   q.selector.radius = radius;
@@ -77,7 +77,7 @@ void Viewer::select_box(float x0, float y0, float x1, float y1, bool additive, i
                         int height) {
   SimRequest q;
   q.kind = SimRequest::Kind::Select;
-  q.selector = selector_of(view_proj_, width, height, style, dmap_);
+  q.selector = selector_of(view_proj_, width, height, controls.style, dmap_);
   q.selector.box = true;
   q.selector.x0 = x0;
   q.selector.y0 = y0;
@@ -105,7 +105,7 @@ std::map<std::string, double> Viewer::view_values() const {
           {"distance", camera_.distance()},
           {"yaw", camera_.yaw()},
           {"pitch", camera_.pitch()},
-          {"follow", static_cast<double>(follow)},
+          {"follow", static_cast<double>(controls.follow)},
           {"backwards", physics().dt < 0 ? 1.0 : 0.0}};
 }
 
@@ -122,7 +122,7 @@ void Viewer::apply_view_values(const std::map<std::string, double>& v) {
       static_cast<float>(get("yaw", camera_.yaw())),
       static_cast<float>(get("pitch", camera_.pitch())));
   const double f = get("follow", -1);
-  follow = f >= 0 && f < static_cast<double>(state_.n) ? static_cast<int>(f) : -1;
+  controls.follow = f >= 0 && f < static_cast<double>(state_.n) ? static_cast<int>(f) : -1;
 }
 
 glm::vec3 Viewer::unproject(float px, float py, const glm::vec3& anchor, int width, int height,
@@ -205,25 +205,25 @@ void Viewer::lesson_actions(const SimUpdate& u) {
   for (const LessonAction& a : u.lesson) {
     switch (a.kind) {
       case LessonAction::Kind::Collisions:
-        merge = a.on;
-        merge_rule.use_softening = !(a.density > 0);
-        if (a.density > 0) merge_rule.density_kg_m3 = a.density;
+        controls.sim.merge = a.on;
+        controls.sim.merge_rule.use_softening = !(a.density > 0);
+        if (a.density > 0) controls.sim.merge_rule.density_kg_m3 = a.density;
         break;
       case LessonAction::Kind::Pause:
-        paused = true;
+        controls.sim.paused = true;
         break;
       case LessonAction::Kind::Speed:
-        if (a.value > 0) speed = a.value;
+        if (a.value > 0) controls.sim.speed = a.value;
         break;
       case LessonAction::Kind::Follow:
-        follow = a.body < state_.n ? static_cast<int>(a.body) : -1;
+        controls.follow = a.body < state_.n ? static_cast<int>(a.body) : -1;
         break;
       case LessonAction::Kind::Caption:
         caption_ = a.text;
         caption_until_ = now_seconds() + (a.value > 0 ? a.value : 8.0);
         break;
       case LessonAction::Kind::End:
-        paused = true;
+        controls.sim.paused = true;
         message_ = "lesson over: " + a.text;
         break;
       default:
@@ -241,9 +241,9 @@ void Viewer::on_bodies_changed() {
     v.erase(std::remove_if(v.begin(), v.end(), [&](std::size_t i) { return i >= state_.n; }),
             v.end());
   };
-  valid(selection);
-  valid(pinned);
-  if (follow >= static_cast<int>(state_.n)) follow = -1;
+  valid(controls.sim.selection);
+  valid(controls.sim.pinned);
+  if (controls.follow >= static_cast<int>(state_.n)) controls.follow = -1;
   // the orbits were of the bodies as the scene started: their indices no longer hold
   orbit_defs_.clear();
 }
@@ -252,10 +252,11 @@ void Viewer::adopt_edits() {
   if (state_.edit_serial != seen_edit_) on_bodies_changed();
   if (state_.selection_serial != seen_selection_) {
     seen_selection_ = state_.selection_serial;
-    if (!state_.additive_selection) selection.clear();
+    if (!state_.additive_selection) controls.sim.selection.clear();
     for (std::size_t i : state_.selection)
-      if (i < state_.n && std::find(selection.begin(), selection.end(), i) == selection.end())
-        selection.push_back(i);
+      if (i < state_.n && std::find(controls.sim.selection.begin(), controls.sim.selection.end(),
+                                    i) == controls.sim.selection.end())
+        controls.sim.selection.push_back(i);
   }
 }
 

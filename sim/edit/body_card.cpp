@@ -3,7 +3,9 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <vector>
 
+#include "sim/analysis/attractor.hpp"
 #include "sim/core/error.hpp"
 #include "sim/sky/kepler.hpp"
 
@@ -29,13 +31,7 @@ std::string body_name(const Bodies& b, std::size_t i) {
 // osculating elements of body i about body d
 void elements(const Bodies& b, std::size_t i, std::size_t d, double G, BodyCard& c) {
   const double mu = G * (b.m[d] + b.m[i]);
-  sky::State rel;
-  rel.r[0] = b.x[i] - b.x[d];
-  rel.r[1] = b.y[i] - b.y[d];
-  rel.r[2] = b.z[i] - b.z[d];
-  rel.v[0] = b.vx[i] - b.vx[d];
-  rel.v[1] = b.vy[i] - b.vy[d];
-  rel.v[2] = b.vz[i] - b.vz[d];
+  const sky::State rel = relative_state(b, i, d);
   const double r = std::sqrt(rel.r[0] * rel.r[0] + rel.r[1] * rel.r[1] + rel.r[2] * rel.r[2]);
   const double v2 = rel.v[0] * rel.v[0] + rel.v[1] * rel.v[1] + rel.v[2] * rel.v[2];
   if (!(mu > 0) || !(r > 0)) return;
@@ -88,26 +84,32 @@ BodyCard body_card(const Scene& s, std::size_t i, double G, double softening) {
   // the potential and the pulls in one pass
   const double eps2 = softening * softening;
   double phi = 0, total_pull = 0, best_pull = 0;
+  long strongest = -1;
+  std::vector<double> pulls(b.size(), 0.0);
   for (std::size_t j = 0; j < b.size(); ++j) {
     if (j == i || !(b.m[j] > 0)) continue;
     const double dx = b.x[j] - b.x[i], dy = b.y[j] - b.y[i], dz = b.z[j] - b.z[i];
     const double r2 = dx * dx + dy * dy + dz * dz;
     if (r2 + eps2 > 0) phi += b.m[j] / std::sqrt(r2 + eps2);
-    const double p = pull(b, i, j, eps2);
-    total_pull += p;
-    if (p > best_pull) {
-      best_pull = p;
-      c.dominant = static_cast<long>(j);
+    pulls[j] = pull(b, i, j, eps2);
+    total_pull += pulls[j];
+    if (pulls[j] > best_pull) {
+      best_pull = pulls[j];
+      strongest = static_cast<long>(j);
     }
   }
   c.potential = -G * c.mass * phi;
+  // the body it orbits: the one whose sphere of influence holds it (the Earth for the Moon, which
+  // the Sun pulls harder), else the one that pulls it hardest
+  const long held = attractor(b, i, spheres_of_influence(b));
+  c.dominant = held >= 0 ? held : strongest;
   if (c.dominant < 0) return c;
   const std::size_t d = static_cast<std::size_t>(c.dominant);
   c.dominant_name = body_name(b, d);
   const double dx = b.x[i] - b.x[d], dy = b.y[i] - b.y[d], dz = b.z[i] - b.z[d];
   c.distance = std::sqrt(dx * dx + dy * dy + dz * dz);
-  c.dominance = total_pull > 0 ? best_pull / total_pull : 0;
-  if (c.dominance > 0.5) elements(b, i, d, G, c);
+  c.dominance = total_pull > 0 ? pulls[d] / total_pull : 0;
+  if (held >= 0 || c.dominance > 0.5) elements(b, i, d, G, c);
   return c;
 }
 

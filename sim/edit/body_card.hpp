@@ -18,16 +18,17 @@ struct BodyCard {
   double mass = 0;
   double x = 0, y = 0, z = 0, vx = 0, vy = 0, vz = 0;
   double speed = 0;  ///< |v| in the scene's frame
-  /// The body exerting the largest (softened) acceleration on this one, -1 when no other body
-  /// has mass.
+  /// The body this one orbits: the heavier body whose sphere of influence holds it (Laplace;
+  /// sim/analysis/attractor.hpp: the Earth for the Moon), else the body exerting the largest
+  /// (softened) acceleration on it; -1 when no other body has mass.
   long dominant = -1;
   std::string dominant_name;
   double distance = 0;  ///< to the dominant body
   /// Share of the dominant body in the sum of the magnitudes of every pull on this body (1: the
-  /// only one that matters, as for a planet about the Sun).
+  /// only one that matters, as for a planet about the Sun; about 0.3 for the Moon and the Earth).
   double dominance = 0;
-  /// Osculating elements about the dominant body are given (it dominates, share > 1/2, and the
-  /// relative orbit is not degenerate).
+  /// Osculating elements about the dominant body are given (its sphere of influence holds this
+  /// body, or its share is > 1/2, and the relative orbit is not degenerate).
   bool has_elements = false;
   double a = 0;       ///< semi-major axis (negative for a hyperbola)
   double e = 0;       ///< eccentricity

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "app/runner/sim_runner.hpp"
@@ -52,8 +53,9 @@ TEST(SimRunner, AccuracyAndTreeCellsOfABarnesHutRun) {
   EXPECT_GT(st.accuracy->error.median, 0);
   EXPECT_LT(st.accuracy->error.median, 1e-3);
   EXPECT_LT(st.accuracy->error.p99, 1e-2);
-  ASSERT_GT(st.tree.size(), 8u);
-  for (const TreeCell& t : st.tree)
+  ASSERT_TRUE(st.tree);
+  ASSERT_GT(st.tree->size(), 8u);
+  for (const TreeCell& t : *st.tree)
     EXPECT_LE(t.level, 3);
 
   // another kernel: the tree and the old report are gone; the new report is the new kernel's
@@ -203,4 +205,45 @@ TEST(SimRunner, PhysicsHasOneOwnerAndChangesByRequest) {
   r.take(st);
   EXPECT_DOUBLE_EQ(st.params.dt, scene.dt);
   EXPECT_EQ(st.params.integrator, Integrator::Yoshida4);
+}
+
+// issue 18: the monitors write their parts of the one published state; the map and the tree's
+// cells are shared between published copies, not copied; a reset makes the health and structure
+// monitors start over (no energy of the old run), a new measurement follows
+TEST(SimRunner, MonitorsWriteTheStateAndForgetOnReset) {
+  SceneParams sp;
+  sp.n = 600;
+  const Scene scene = make_scene("plummer", sp);
+  SimParams p = params_for_kernel(SimParams{}, "cpu-barnes-hut");
+  SimRunner r(scene, p, false);
+  SimControls c;
+  c.health = true;
+  c.accuracy = false;
+  c.map_enabled = true;
+  c.tree_boxes = true;
+  r.set_controls(c);
+  SimState st;
+  ASSERT_TRUE(run_until(r, st, [](const SimState& s) {
+    return s.diag && s.map && s.map->size > 0 && s.tree && !s.tree->empty();
+  }));
+  EXPECT_LT(std::abs(st.diag->total - st.e0), 1e-3 * std::abs(st.e0));
+  // the next publish without a new map shares the same map
+  const long long map_version = st.map_version;
+  const ActivityMap* map = st.map.get();
+  SimState next;
+  r.run_frame();
+  r.take(next);
+  if (next.map_version == map_version) EXPECT_EQ(next.map.get(), map);
+  EXPECT_EQ(st.map->size, c.map.size);
+
+  // a reset: the energy of the old run is forgotten in the state published with it
+  const long long resets = next.reset_serial;
+  r.request(SimRequest::of(SimRequest::Kind::Reset));
+  r.run_frame();
+  r.take(st);
+  EXPECT_EQ(st.reset_serial, resets + 1);
+  EXPECT_FALSE(st.diag.has_value());
+  EXPECT_FALSE(st.health_paused);
+  ASSERT_TRUE(run_until(r, st, [](const SimState& s) { return s.diag.has_value(); }));
+  EXPECT_LT(std::abs(st.diag->total - st.e0), 1e-3 * std::abs(st.e0));
 }

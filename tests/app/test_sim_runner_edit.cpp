@@ -164,7 +164,7 @@ void hands_on(const std::string& kernel) {
   del.indices = {257};
   r.request(edit_request(del));
   c.paused = true;
-  c.inspect = {0, 1};
+  c.selection = {0, 1};
   r.set_controls(c);
   r.run_frame();
   r.take(st);

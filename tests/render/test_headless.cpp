@@ -103,7 +103,7 @@ TEST(Headless, ViewerDrawsBodiesOffscreen) {
   render::OffscreenTarget target(320, 240);
   target.bind();
   app::Viewer viewer(c.scene, c.params);
-  viewer.map.enabled = true;
+  viewer.controls.sim.map_enabled = true;
   for (int i = 0; i < 3; ++i)
     viewer.frame(320, 240);
   EXPECT_TRUE(viewer.error().empty()) << viewer.error();
@@ -155,13 +155,13 @@ void check_looks(const std::string& kernel) {
     render::OffscreenTarget target(kW, kH);
     target.bind();
     app::Viewer viewer(c.scene, c.params);
-    viewer.tone.hdr = look.hdr;
-    viewer.tone.glow = look.glow;
-    viewer.trails_enabled = look.trails;
-    viewer.tree_boxes = look.tree;
-    viewer.tree_depth = 3;
-    viewer.map.enabled = look.map;
-    viewer.map.overlay = look.map;
+    viewer.controls.tone.hdr = look.hdr;
+    viewer.controls.tone.glow = look.glow;
+    viewer.controls.sim.trails = look.trails;
+    viewer.controls.sim.tree_boxes = look.tree;
+    viewer.controls.sim.tree_depth = 3;
+    viewer.controls.sim.map_enabled = look.map;
+    viewer.controls.map_overlay = look.map;
     for (int i = 0; i < 4; ++i) {
       target.bind();
       viewer.frame(kW, kH);
@@ -244,8 +244,8 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   viewer.frame(160, 120);
 
   // a bad file: message, the old scene keeps running
-  viewer.load_path = "/nonexistent/bodies.csv";
-  viewer.pending.load_file = true;
+  viewer.controls.load_path = "/nonexistent/bodies.csv";
+  viewer.request(app::load_request(viewer.controls.load_path, viewer.controls.load_options));
   viewer.frame(160, 120);
   EXPECT_NE(viewer.error().find("/nonexistent/bodies.csv"), std::string::npos) << viewer.error();
   EXPECT_EQ(viewer.size(), 512u);
@@ -271,7 +271,7 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   }
   viewer.frame(160, 120);
   const long long steps = viewer.state().steps;
-  viewer.pending.compare = true;
+  viewer.request(app::compare_request({}));
   double start = app::now_seconds();
   viewer.frame(160, 120);
   while (viewer.comparing() && app::now_seconds() - start < 60)
@@ -330,10 +330,10 @@ TEST(Headless, LiteRenderKeepsThePictureAndRedrawsOnlyOnChange) {
     return render::read_framebuffer(kW, kH);
   };
   app::Viewer full(c.scene, c.params), lite(c.scene, c.params);
-  full.paused = lite.paused = true;
+  full.controls.sim.paused = lite.controls.sim.paused = true;
   lite.set_lite_render(true);
   EXPECT_TRUE(lite.lite_render());
-  EXPECT_EQ(lite.tone.resolution, 0.5f);
+  EXPECT_EQ(lite.controls.tone.resolution, 0.5f);
   const render::ImageLight want = render::measure_light(draw(full));
   const render::Image first = draw(lite);
   const render::ImageLight got = render::measure_light(first);
@@ -353,11 +353,11 @@ TEST(Headless, LiteRenderKeepsThePictureAndRedrawsOnlyOnChange) {
   EXPECT_EQ(lite.frames_reused(), 1);
   EXPECT_NE(turned.rgba, first.rgba);
   // the look changes: drawn anew
-  lite.style.brightness *= 2;
+  lite.controls.style.brightness *= 2;
   draw(lite);
   EXPECT_EQ(lite.frames_reused(), 1);
   // new positions: drawn anew
-  lite.paused = false;
+  lite.controls.sim.paused = false;
   draw(lite);
   draw(lite);
   EXPECT_GT(lite.state().steps, 0);
@@ -384,9 +384,9 @@ TEST(Headless, LogDistancesDrawPlanetsWhereLabelsAndPickingPutThem) {
   p.G = scene.units.G;
   render::OffscreenTarget target(kW, kH);
   app::Viewer v(scene, p);
-  v.paused = true;
-  v.labels = true;
-  v.distance_scale = render::DistanceScale::Log;
+  v.controls.sim.paused = true;
+  v.controls.labels = true;
+  v.controls.distance_scale = render::DistanceScale::Log;
   for (int i = 0; i < 3; ++i) {  // the change of scale fits the view in the next frame
     target.bind();
     v.frame(kW, kH);
@@ -425,9 +425,55 @@ TEST(Headless, LogDistancesDrawPlanetsWhereLabelsAndPickingPutThem) {
   }
   EXPECT_EQ(checked, 4);
   // back to true distances: the plain projection again
-  v.distance_scale = render::DistanceScale::True;
+  v.controls.distance_scale = render::DistanceScale::True;
   target.bind();
   v.frame(kW, kH);
   EXPECT_TRUE(v.distance_map().identity());
   EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
+
+// issue 18: widgets push requests that carry their payload, sent in the order made at one point
+// of the frame; a slider's newest physics replaces a queued one; camera requests come after
+TEST(Headless, RequestsCarryTheirPayloadInOrder) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  const CpuScene c = plummer_on_cpu(256);
+  render::OffscreenTarget target(160, 120);
+  target.bind();
+  app::Viewer viewer(c.scene, c.params);
+  viewer.frame(160, 120);
+  const long long handled = viewer.state().physics_requests;
+  const double dt0 = viewer.params().dt;
+
+  // two edits of one slider in a frame: one request, the newest value
+  PhysicsParams ph = viewer.physics();
+  ph.dt = 0.5 * dt0;
+  viewer.set_physics(ph);
+  ph.dt = 0.25 * dt0;
+  viewer.set_physics(ph);
+  EXPECT_DOUBLE_EQ(viewer.physics().dt, 0.25 * dt0);  // shown before the simulation has it
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.state().physics_requests, handled + 1);
+  EXPECT_DOUBLE_EQ(viewer.params().dt, 0.25 * dt0);
+
+  // new physics, then a new scene, in that order: the scene's own dt wins (sent the other way
+  // round, the physics would replace it)
+  SceneParams sp;
+  sp.n = 300;
+  const double scene_dt = make_scene("plummer", sp).dt;
+  ph = viewer.physics();
+  ph.dt = 3 * scene_dt;
+  viewer.set_physics(ph);
+  viewer.request(app::scene_request("plummer", sp));
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.size(), 300u);
+  EXPECT_DOUBLE_EQ(viewer.params().dt, scene_dt);
+  EXPECT_DOUBLE_EQ(viewer.physics().dt, scene_dt);
+
+  // a camera request: fit stops following
+  viewer.controls.follow_group = 0;
+  viewer.request(app::ViewRequest::Fit);
+  viewer.frame(160, 120);
+  EXPECT_EQ(viewer.controls.follow_group, -1);
 }

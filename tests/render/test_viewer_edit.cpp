@@ -84,8 +84,8 @@ void run_hands_on(const std::string& kernel) {
   render::OffscreenTarget target(kW, kH);
   target.bind();
   app::Viewer v(scene, p);
-  v.paused = true;
-  v.labels = false;
+  v.controls.sim.paused = true;
+  v.controls.labels = false;
   frames(v);
   ASSERT_EQ(v.size(), 3u);
   const Bodies start = v.bodies_inline();
@@ -112,8 +112,8 @@ void run_hands_on(const std::string& kernel) {
   EXPECT_NEAR(jy, kH * 0.3f, 1.0f);
   v.select_at(jx + 2, jy - 1, 10, false, kW, kH);
   frames(v, 3);
-  ASSERT_EQ(v.selection.size(), 1u);
-  EXPECT_EQ(v.selection[0], 3u);
+  ASSERT_EQ(v.controls.sim.selection.size(), 1u);
+  EXPECT_EQ(v.controls.sim.selection[0], 3u);
   const BodyCard* card = v.card(3);
   ASSERT_NE(card, nullptr);
   EXPECT_EQ(card->name, "Jupiter");
@@ -123,10 +123,10 @@ void run_hands_on(const std::string& kernel) {
   // a box around the whole view selects every body in it
   v.select_box(0, 0, kW, kH, false, kW, kH);
   frames(v);
-  EXPECT_GE(v.selection.size(), 3u);
+  EXPECT_GE(v.controls.sim.selection.size(), 3u);
 
   // move it (one gesture of three edits is one undo step), then delete it; undo twice
-  v.selection = {3};
+  v.controls.sim.selection = {3};
   const long long gesture = v.new_gesture();
   for (int k = 0; k < 3; ++k) {
     Edit mv;
@@ -144,7 +144,7 @@ void run_hands_on(const std::string& kernel) {
   v.edit(del);
   frames(v);
   EXPECT_EQ(v.size(), 3u);
-  EXPECT_TRUE(v.selection.empty());
+  EXPECT_TRUE(v.controls.sim.selection.empty());
   expect_every_body_drawn(v, "after the delete");
   v.undo();  // the delete
   v.undo();  // the move

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/analysis/attractor.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
@@ -65,4 +66,39 @@ TEST(BodyCard, HyperbolicAndLonelyAndOutOfRange) {
   EXPECT_EQ(d.dominant, -1);
   EXPECT_FALSE(d.has_elements);
   EXPECT_THROW(body_card(s, 2, 1.0, 0.0), Error);
+}
+
+// the Sun pulls the Moon about twice as hard as the Earth does, yet the Moon orbits the Earth:
+// the card names the body whose sphere of influence holds it, as the orbit outlines do
+TEST(BodyCard, TheMoonOrbitsTheEarthNotTheSun) {
+  const Scene s = make_scene("solar-system");
+  const std::size_t moon = index_of(s.bodies, "Moon"), earth = index_of(s.bodies, "Earth");
+  const BodyCard c = body_card(s, moon, s.units.G, s.softening);
+  EXPECT_EQ(c.dominant, static_cast<long>(earth));
+  EXPECT_EQ(c.dominant_name, "Earth");
+  EXPECT_LT(c.dominance, 0.5);  // the Sun's pull is the larger one
+  ASSERT_TRUE(c.has_elements);
+  EXPECT_TRUE(c.bound);
+  EXPECT_NEAR(c.a * 149597870.7, 384400.0, 6000.0);  // km
+  EXPECT_LT(c.e, 0.1);
+  EXPECT_NEAR(c.period, 27.32, 0.5);  // sidereal month, days
+  EXPECT_NEAR(c.distance * 149597870.7, 384400.0, 30000.0);
+}
+
+// a galaxy's star has no attractor by spheres of influence: the card falls back to the body that
+// pulls it hardest and gives elements only when that one dominates
+TEST(BodyCard, EqualMassesHaveNoAttractor) {
+  Bodies b;
+  b.resize(3);
+  b.m = {1, 1, 1};
+  b.x = {0, 1, 0};
+  b.y = {0, 0, 3};
+  Scene s;
+  s.bodies = b;
+  const std::vector<double> soi = spheres_of_influence(s.bodies);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(attractor(s.bodies, i, soi), -1) << i;
+  const BodyCard c = body_card(s, 0, 1.0, 0.0);
+  EXPECT_EQ(c.dominant, 1);  // at distance 1; body 2 is at 3
+  EXPECT_NEAR(c.dominance, 1.0 / (1.0 + 1.0 / 9.0), 1e-12);
 }
