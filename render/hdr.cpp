@@ -1,6 +1,7 @@
 #include "render/hdr.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "render/shader.hpp"
@@ -39,6 +40,10 @@ void HdrTarget::allocate(int w, int h) {
   if (w == width_ && h == height_ && fbo_) return;
   color_ = float_texture(w, h);
   fbo_ = framebuffer_for(color_);
+  ldr_ = Texture::create(GL_TEXTURE_2D);
+  glTextureStorage2D(ldr_.id(), 1, GL_RGBA8, w, h);
+  ldr_fbo_ = framebuffer_for(ldr_);
+  kept_ = false;
   int gw = std::max(w / 2, 1), gh = std::max(h / 2, 1);
   for (int i = 0; i < 2; ++i) {
     glow_[i] = float_texture(gw, gh);
@@ -49,15 +54,22 @@ void HdrTarget::allocate(int w, int h) {
   NBODY_GL_CHECK((void)0);
 }
 
-void HdrTarget::begin(int w, int h, const glm::vec3& clear) {
-  allocate(std::max(w, 1), std::max(h, 1));
+void HdrTarget::begin(int w, int h, const glm::vec3& clear, float resolution) {
+  target_w_ = std::max(w, 1);
+  target_h_ = std::max(h, 1);
+  const float r = std::clamp(resolution, 0.25f, 1.0f);
+  allocate(std::max(static_cast<int>(std::lround(target_w_ * r)), 1),
+           std::max(static_cast<int>(std::lround(target_h_ * r)), 1));
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_.id());
   glViewport(0, 0, width_, height_);
   glClearColor(clear.r, clear.g, clear.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
 }
 
-void HdrTarget::resolve(GLuint target, const ToneMapping& t) {
+void HdrTarget::resolve(GLuint target, const ToneMapping& t, bool keep) {
+  // smaller than the target, or kept: through the 8-bit image, then scaled up
+  kept_ = false;
+  const bool through = keep || width_ != target_w_ || height_ != target_h_;
   glDisable(GL_BLEND);
   glDisable(GL_DEPTH_TEST);
   glBindVertexArray(vao_.id());
@@ -79,7 +91,16 @@ void HdrTarget::resolve(GLuint target, const ToneMapping& t) {
       glDrawArrays(GL_TRIANGLES, 0, 3);
     }
   }
-  glBindFramebuffer(GL_FRAMEBUFFER, target);
+  const bool scaled = width_ != target_w_ || height_ != target_h_;
+  if (through && (shown_w_ != target_w_ || shown_h_ != target_h_ || !shown_)) {
+    // the kept image at the target's size: shown again by a plain copy
+    shown_ = Texture::create(GL_TEXTURE_2D);
+    glTextureStorage2D(shown_.id(), 1, GL_RGBA8, target_w_, target_h_);
+    shown_fbo_ = framebuffer_for(shown_);
+    shown_w_ = target_w_;
+    shown_h_ = target_h_;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, !through ? target : (scaled ? ldr_fbo_.id() : shown_fbo_.id()));
   glViewport(0, 0, width_, height_);
   glUseProgram(tonemap_.id());
   glBindTextureUnit(0, color_.id());
@@ -95,6 +116,23 @@ void HdrTarget::resolve(GLuint target, const ToneMapping& t) {
   glUseProgram(0);
   glBindTextureUnit(0, 0);
   glBindTextureUnit(1, 0);
+  if (through) {
+    // scaled up once (linear filter) into the kept image, then copied to the target
+    if (scaled)
+      glBlitNamedFramebuffer(ldr_fbo_.id(), shown_fbo_.id(), 0, 0, width_, height_, 0, 0, target_w_,
+                             target_h_, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+    kept_ = true;
+    present(target);
+  }
+}
+
+bool HdrTarget::present(GLuint target) const {
+  if (!kept_ || shown_w_ != target_w_ || shown_h_ != target_h_) return false;
+  glBlitNamedFramebuffer(shown_fbo_.id(), target, 0, 0, shown_w_, shown_h_, 0, 0, shown_w_,
+                         shown_h_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
+  glViewport(0, 0, target_w_, target_h_);
+  return true;
 }
 
 std::size_t HdrTarget::count_above(float level, float* brightest) const {

@@ -43,9 +43,10 @@ void OrbitLines::set(const std::vector<Outline>& outlines) {
   NBODY_GL_CHECK((void)0);
 }
 
-void OrbitLines::draw(const glm::mat4& view_proj, float alpha) const {
+void OrbitLines::draw(const glm::mat4& view_proj, float alpha, const DistanceMap& dmap) const {
   if (count_ == 0) return;
   set_uniform(program_, "u_view_proj", view_proj);
+  set_distance_uniforms(program_, dmap);
   set_uniform(program_, "u_alpha", alpha);
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);

@@ -7,6 +7,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/distance_scale.hpp"
 #include "render/gl_objects.hpp"
 
 namespace nbody::render {
@@ -24,7 +25,7 @@ class OrbitLines {
   /// Replaces the outlines (uploads two vertices per segment).
   void set(const std::vector<Outline>& outlines);
   /// Draws them with additive blending at `alpha`.
-  void draw(const glm::mat4& view_proj, float alpha) const;
+  void draw(const glm::mat4& view_proj, float alpha, const DistanceMap& dmap = {}) const;
   /// Line segments held.
   std::size_t segments() const { return count_ / 2; }
 

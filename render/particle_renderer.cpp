@@ -61,7 +61,8 @@ void ParticleRenderer::upload_body_looks(const float* rgbs, std::size_t n) {
 }
 
 void ParticleRenderer::draw(const glm::mat4& view, const glm::mat4& proj, float ref_distance,
-                            float viewport_height, const ParticleStyle& s) const {
+                            float viewport_height, const ParticleStyle& s,
+                            const DistanceMap& dmap) const {
   if (n_ == 0) return;
   set_uniform(program_, "u_view", view);
   set_uniform(program_, "u_proj", proj);
@@ -73,6 +74,7 @@ void ParticleRenderer::draw(const glm::mat4& view, const glm::mat4& proj, float 
   set_uniform(program_, "u_log_mass_range", glm::vec2(s.log_mass_min, s.log_mass_max));
   set_uniform(program_, "u_mass_size", s.mass_size);
   set_uniform(program_, "u_brightness", s.brightness);
+  set_distance_uniforms(program_, dmap);
   glProgramUniform1fv(program_.id(), glGetUniformLocation(program_.id(), "u_component_gain"), 6,
                       s.component_gain);
 

@@ -7,6 +7,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/distance_scale.hpp"
 #include "render/gl_objects.hpp"
 
 namespace nbody::render {
@@ -51,7 +52,7 @@ class ParticleRenderer {
 
   /// Draws the bodies with additive blending (depth test off, depth writes off).
   void draw(const glm::mat4& view, const glm::mat4& proj, float ref_distance, float viewport_height,
-            const ParticleStyle& style) const;
+            const ParticleStyle& style, const DistanceMap& dmap = {}) const;
 
  private:
   Program program_;

@@ -68,12 +68,35 @@ Shader compile_shader(GLenum type, std::string_view source, std::string_view fil
   return s;
 }
 
+std::string expand_includes(std::string_view source) {
+  std::string out;
+  std::size_t line_no = 0, pos = 0;
+  while (pos < source.size()) {
+    std::size_t end = source.find('\n', pos);
+    if (end == std::string_view::npos) end = source.size();
+    const std::string_view line = source.substr(pos, end - pos);
+    ++line_no;
+    const std::string_view key = "#include \"";
+    const std::size_t close = line.rfind('"');
+    if (line.substr(0, key.size()) == key && close > key.size()) {
+      // the included file, then the including file's numbering again
+      out += shader_source(line.substr(key.size(), close - key.size()));
+      out += "\n#line " + std::to_string(line_no + 1) + "\n";
+    } else {
+      out += line;
+      out += '\n';
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
 Program build_program(std::initializer_list<std::pair<GLenum, std::string_view>> stages) {
   Program p = Program::create();
   std::vector<Shader> shaders;
   std::string names;
   for (const auto& [type, name] : stages) {
-    shaders.push_back(compile_shader(type, shader_source(name), name));
+    shaders.push_back(compile_shader(type, expand_includes(shader_source(name)), name));
     glAttachShader(p.id(), shaders.back().id());
     names += (names.empty() ? "" : " + ") + std::string(name);
   }
@@ -110,6 +133,13 @@ void set_uniform(const Program& p, const char* name, const glm::vec4& v) {
 void set_uniform(const Program& p, const char* name, const glm::mat4& v) {
   glProgramUniformMatrix4fv(p.id(), glGetUniformLocation(p.id(), name), 1, GL_FALSE,
                             glm::value_ptr(v));
+}
+
+void set_distance_uniforms(const Program& p, const DistanceMap& m) {
+  set_uniform(p, "u_dist_log", m.identity() ? 0 : 1);
+  set_uniform(p, "u_dist_centre", m.centre);
+  set_uniform(p, "u_dist_ref", m.reference);
+  set_uniform(p, "u_dist_inner", m.inner);
 }
 
 }  // namespace nbody::render

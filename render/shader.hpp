@@ -10,6 +10,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/distance_scale.hpp"
 #include "render/gl_objects.hpp"
 
 namespace nbody::render {
@@ -28,6 +29,9 @@ std::string_view shader_source(std::string_view name);
 std::string annotate_log(std::string_view log, std::string_view file);
 /// Compiles one stage from `source`; throws GlError with the annotated log naming `file`.
 Shader compile_shader(GLenum type, std::string_view source, std::string_view file);
+/// `source` with each line `#include "shaders/NAME"` replaced by that embedded file (then a
+/// `#line` so the including file's line numbers stay right in logs); throws GlError when absent.
+std::string expand_includes(std::string_view source);
 /// Compiles and links the embedded files given as {stage, "shaders/NAME"}; throws GlError.
 Program build_program(std::initializer_list<std::pair<GLenum, std::string_view>> stages);
 
@@ -38,5 +42,7 @@ void set_uniform(const Program& p, const char* name, const glm::vec2& v);
 void set_uniform(const Program& p, const char* name, const glm::vec3& v);
 void set_uniform(const Program& p, const char* name, const glm::vec4& v);
 void set_uniform(const Program& p, const char* name, const glm::mat4& v);
+/// The uniforms of shaders/distance_map.glsl (u_dist_*) from `m`.
+void set_distance_uniforms(const Program& p, const DistanceMap& m);
 
 }  // namespace nbody::render

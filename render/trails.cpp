@@ -86,9 +86,10 @@ void Trails::set_colors(const std::vector<glm::vec3>& colors) {
   colors_.assign(colors.begin(), colors.begin() + std::min<std::size_t>(colors.size(), 64));
 }
 
-void Trails::draw(const glm::mat4& view_proj, float alpha) const {
+void Trails::draw(const glm::mat4& view_proj, float alpha, const DistanceMap& dmap) const {
   if (n_ == 0) return;
   set_uniform(program_, "u_view_proj", view_proj);
+  set_distance_uniforms(program_, dmap);
   set_uniform(program_, "u_length", length_);
   set_uniform(program_, "u_head", head_);
   set_uniform(program_, "u_filled", filled_);

@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/distance_scale.hpp"
 #include "render/gl_objects.hpp"
 
 namespace nbody::render {
@@ -26,7 +27,7 @@ class Trails {
   /// Colours of the first bodies' trails (up to 64; the others use a palette).
   void set_colors(const std::vector<glm::vec3>& colors);
   /// Draws the trails with additive blending.
-  void draw(const glm::mat4& view_proj, float alpha) const;
+  void draw(const glm::mat4& view_proj, float alpha, const DistanceMap& dmap = {}) const;
   std::size_t size() const { return n_; }
   int length() const { return length_; }
 

@@ -16,6 +16,7 @@ uniform float u_speed_max;
 uniform vec2 u_log_mass_range;  // log10 of the smallest and largest mass
 uniform float u_mass_size;      // > 0: bigger sprites for heavier bodies
 uniform float u_component_gain[6];  // 1 shown, < 1 dimmed, 0 hidden
+#include "shaders/distance_map.glsl"
 
 out vec3 v_color;
 flat out int v_solid;  // 1: a body drawn as a disc (planets), 0: a soft glow
@@ -38,7 +39,7 @@ vec3 component_color(int c) {
 }
 
 void main() {
-  vec4 view_pos = u_view * vec4(in_pos_mass.xyz, 1.0);
+  vec4 view_pos = u_view * vec4(display_position(in_pos_mass.xyz), 1.0);
   gl_Position = u_proj * view_pos;
   int comp = clamp(int(in_component + 0.5), 0, 5);
   float gain = u_component_gain[comp];

@@ -10,6 +10,7 @@ uniform int u_head;    // slot of the newest sample, 0..L-1
 uniform int u_filled;  // samples recorded so far (<= L)
 uniform int u_ncolors;       // bodies with their own colour (the first u_ncolors)
 uniform vec3 u_colors[64];
+#include "shaders/distance_map.glsl"
 
 out float v_fade;
 out vec3 v_color;
@@ -28,5 +29,5 @@ void main() {
   float a = 1.0 - float(age) / float(max(u_filled, 1));
   v_fade = age < u_filled ? a * a : 0.0;
   v_color = body < u_ncolors ? u_colors[body] * 0.8 : palette(body);
-  gl_Position = u_view_proj * vec4(in_pos, 1.0);
+  gl_Position = u_view_proj * vec4(display_position(in_pos), 1.0);
 }

@@ -8,6 +8,7 @@
 #   test_gui_layout     --panel-check at 1,024x768: no label cut at the panel's edge (issue 20)
 #   test_gui_threaded   the window with a slow simulation thread: UI frames go on; --stats JSON
 #   test_gui_logic      dates, speed and steps, body colours, scale bar (label app, no GL)
+#   test_distance_scale the log distance display's map, its inverse, the shaders' copy (app)
 #   test_movie_pipe     the MP4 recorder's ffmpeg child: names passed as arguments (label app)
 #   test_recorder       the recording's movie clock, PNG sequence, MP4 frames, crop (label app)
 #   test_gui_record     the window records a PNG sequence: rate, size, burn-in, no shift
@@ -34,6 +35,8 @@ add_dependencies(test_gui_layout nbody)
 # render --out through the safe writer: FIFO, full disk, summary.json (issue 22)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_render_output.cpp gl)
 add_dependencies(test_render_output nbody)
+# the log distance display's map and its GLSL twin (no GL context needed)
+nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/render/test_distance_scale.cpp app nbody::render)
 # pure helpers of the window (no GL context needed)
 nbody_add_test(${CMAKE_CURRENT_SOURCE_DIR}/app/test_gui_logic.cpp app nbody_gui)
 # the MP4 recorder's child process (no shell; issue 22)

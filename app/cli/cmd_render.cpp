@@ -142,6 +142,19 @@ void add_window_options(CLI::App& app) {
                "draw the named bodies' orbit ellipses (the planets about the Sun, the Moon "
                "about the Earth; also in Display)")
       ->group("Window");
+  app.add_option("--distance-scale", g.distance_scale,
+                 "draw bodies at true distances or log-compressed distances from the followed "
+                 "body, else the Sun (the inner planets apart at Neptune's scale; also in "
+                 "Display)")
+      ->check(CLI::IsMember({"true", "log"}))
+      ->capture_default_str()
+      ->group("Window");
+  app.add_option("--lite-render", g.lite_render,
+                 "the cheaper pipeline: the HDR frame at half resolution, an unchanged view not "
+                 "drawn again; auto: when a software rasterizer (llvmpipe) draws")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str()
+      ->group("Window");
   app.add_option("--follow", g.follow,
                  "keep the view centred on: \"centre of mass\", a galaxy (\"galaxy 1\") or a "
                  "body (\"Earth\") (also in Display)")

@@ -184,6 +184,38 @@ void draw_panel(Viewer& v, PanelState& s, int width, int height) {
   ImGui::End();
 }
 
+namespace {
+
+// the scale bar of log distances: marks at 1, 10, 100 ... length units, each where a body at
+// that distance from the centre is drawn (at the depth of the view's centre)
+void draw_log_ruler(ImDrawList* dl, Viewer& v, int width, int height, float pad, float scale) {
+  const float tan_half = std::tan(v.camera().fov_y() * 0.5f);
+  const double units_per_px = 2.0 * v.camera().distance() * tan_half / std::max(height, 1);
+  const std::vector<RulerMark> marks =
+      log_ruler(v.distance_map(), units_per_px, 0.3 * width, 58.0 * scale);
+  if (marks.empty()) return;
+  const ImU32 col = IM_COL32(230, 230, 230, 230);
+  const ImVec2 b(static_cast<float>(width) - pad, static_cast<float>(height) - pad * 2.5f);
+  const float x0 = b.x - static_cast<float>(marks.back().px);
+  dl->AddLine(ImVec2(x0, b.y), b, col, 2.0f);
+  dl->AddLine(ImVec2(x0, b.y - 5), ImVec2(x0, b.y + 5), col, 2.0f);
+  const std::string unit = length_label(v.scene().units);
+  for (const RulerMark& m : marks) {
+    const float x = x0 + static_cast<float>(m.px);
+    dl->AddLine(ImVec2(x, b.y - 5), ImVec2(x, b.y + 5), col, 2.0f);
+    const std::string t = format_length(m.length, unit);
+    const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+    dl->AddText(ImVec2(std::min(x - ts.x * 0.5f, b.x - ts.x), b.y - ts.y - 6), col, t.c_str());
+  }
+  std::string from = v.distance_centre_name();
+  if (from == "Sun" || from == "centre of mass") from = "the " + from;
+  const std::string note = "log distances from " + from;
+  const ImVec2 ns = ImGui::CalcTextSize(note.c_str());
+  dl->AddText(ImVec2(std::min(x0, b.x - ns.x), b.y + 7), col, note.c_str());
+}
+
+}  // namespace
+
 void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, int height,
                    const OverlayParts& parts) {
   const Scene& scene = v.scene();
@@ -219,8 +251,11 @@ void draw_overlays(ImDrawList* dl, Viewer& v, const PanelState& s, int width, in
       dl->AddText(at, to_u32(c), scene.bodies.name[i].c_str());
     }
   }
-  // the scale bar at the centre of the view's depth, bottom right
-  if (parts.scale_bar) {
+  // log distances: a ruler of powers of ten from the centre, bottom right
+  if (parts.scale_bar && !v.distance_map().identity()) {
+    draw_log_ruler(dl, v, width, height, pad, s.scale);
+  } else if (parts.scale_bar) {
+    // the scale bar at the centre of the view's depth, bottom right
     float tan_half = std::tan(v.camera().fov_y() * 0.5f);
     double units_per_px = 2.0 * v.camera().distance() * tan_half / std::max(height, 1);
     double len = nice_length(160.0 * s.scale * units_per_px);

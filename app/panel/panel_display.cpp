@@ -47,6 +47,12 @@ void look_widgets(Controls& c) {
     ImGui::SameLine();
     ImGui::SliderFloat("##glow", &c.tone.glow_strength, 0.0f, 3.0f, "strength %.2f");
   }
+  bool half = c.tone.resolution < 1.0f;
+  if (ImGui::Checkbox("half resolution", &half)) c.tone.resolution = half ? 0.5f : 1.0f;
+  help_marker(
+      "The HDR frame at half the window's width and height, scaled up at the end: a quarter of "
+      "the pixels to draw. On by default when a software rasterizer (llvmpipe) draws, which "
+      "also shows the last picture again while nothing in the view changed.");
 }
 
 // the colour legend (only what the scene has), with the speed scale
@@ -140,7 +146,7 @@ void component_widgets(render::ParticleStyle& st, const int (&present)[kComponen
   }
 }
 
-// names, trails and orbits
+// names, trails, orbits, and true or log distances
 void trail_widgets(Viewer& v, bool named) {
   const Scene& scene = v.scene();
   if (named) ImGui::Checkbox("names (L)", &v.controls.labels);
@@ -169,6 +175,19 @@ void trail_widgets(Viewer& v, bool named) {
         "How much simulated time a trail covers; it is sampled every step or every few "
         "steps, whatever the speed, so it stays smooth.");
   }
+  int scale = static_cast<int>(v.controls.distance_scale);
+  ImGui::TextUnformatted("distances");
+  ImGui::SameLine();
+  ImGui::RadioButton("true", &scale, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("log", &scale, 1);
+  v.controls.distance_scale = static_cast<render::DistanceScale>(scale);
+  help_marker(
+      "log: every body is drawn at a log-compressed distance from the followed body, else the "
+      "Sun (the heaviest body), so the inner planets come out from under the Sun at the scale "
+      "that shows Neptune. Only the picture changes. Names, orbits, trails, picking and the "
+      "scale bar (marks at 1, 10, 100 ...) follow; tree cells and the density overlay are "
+      "drawn at true distances only and hidden meanwhile.");
 }
 
 // follow a centre (of mass, of a galaxy) or a body (from the list, or click it in the view)

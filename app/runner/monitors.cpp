@@ -103,6 +103,7 @@ void HealthMonitor::update(const MonitorContext& ctx) {
   // a finished energy computation
   if (ready(job_)) {
     Diagnostics d = job_.get();
+    cost_ = now_seconds() - started_;
     if (!have_e0_) {
       s.e0 = d.total;
       have_e0_ = true;
@@ -137,11 +138,13 @@ void HealthMonitor::update(const MonitorContext& ctx) {
       return;
     }
   }
-  if (!job_.valid() && b.size() <= kMaxDiagnosticsN)
+  if (!job_.valid() && b.size() <= kMaxDiagnosticsN && (!have_e0_ || now - started_ >= 8 * cost_)) {
+    started_ = now;
     job_ = std::async(std::launch::async,
                       [snapshot = b, G = ctx.params.G, eps = ctx.params.softening] {
                         return compute_diagnostics(snapshot, G, eps);
                       });
+  }
 }
 
 void HealthMonitor::forget(Forget what, SimState& s) {

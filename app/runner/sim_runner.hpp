@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "app/runner/monitors.hpp"
+#include "render/distance_scale.hpp"
 #include "render/interop.hpp"
 #include "sim/analysis/accuracy_probe.hpp"
 #include "sim/analysis/activity_map.hpp"
@@ -90,7 +91,8 @@ struct Selector {
   float radius = 14;                     ///< pixels around the point
   std::array<float, 16> view_proj{};     ///< column-major, as glm::mat4
   int width = 1, height = 1;
-  std::vector<bool> shown;  ///< per component, whether it is drawn (empty: all)
+  std::vector<bool> shown;   ///< per component, whether it is drawn (empty: all)
+  render::DistanceMap dmap;  ///< where the bodies are drawn (true or log distances)
 };
 
 /// A structural change queued by the UI and applied by the simulation thread between steps.

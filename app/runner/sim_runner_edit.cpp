@@ -148,8 +148,10 @@ void SimRunner::apply_select(const SimRequest& r) {
   for (std::size_t i = 0; i < b.size(); ++i) {
     const auto c = static_cast<std::size_t>(b.component[i]);
     if (!q.shown.empty() && c < q.shown.size() && !q.shown[c]) continue;
-    const auto x = static_cast<float>(b.x[i]), y = static_cast<float>(b.y[i]),
-               z = static_cast<float>(b.z[i]);
+    const glm::vec3 p =
+        render::map_point(q.dmap, glm::vec3(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                                            static_cast<float>(b.z[i])));
+    const float x = p.x, y = p.y, z = p.z;
     const float cw = m[3] * x + m[7] * y + m[11] * z + m[15];
     if (!(cw > 0)) continue;  // behind the camera
     const float nx = (m[0] * x + m[4] * y + m[8] * z + m[12]) / cw;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/runner/sim_runner.hpp"
+#include "render/distance_scale.hpp"
 #include "render/hdr.hpp"
 #include "render/particle_renderer.hpp"
 #include "sim/analysis/kernel_compare.hpp"
@@ -29,6 +30,10 @@ struct Controls {
   float map_overlay_alpha = 0.5f;
   bool labels = true;
   bool orbits = false;  ///< the named bodies' orbit ellipses about their attractors
+  /// Bodies, trails and orbits drawn at true or log-compressed distances from the followed
+  /// body or centre, else the body holding most of the mass (the Sun), else the origin; a change
+  /// fits the view. Only the picture changes, never the simulation.
+  render::DistanceScale distance_scale = render::DistanceScale::True;
   // the camera
   int follow = -1;  ///< body the camera follows (-1: none)
   /// Centre the camera follows (-1: none): 0 the centre of mass of all bodies, g + 1 that of

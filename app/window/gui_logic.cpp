@@ -220,6 +220,60 @@ std::vector<OrbitOutline> orbit_outlines(const Bodies& b,
   return out;
 }
 
+int dominant_body(const Bodies& b) {
+  double total = 0, top = 0;
+  int best = -1;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    total += b.m[i];
+    if (b.m[i] > top) top = b.m[i], best = static_cast<int>(i);
+  }
+  return total > 0 && top > 0.5 * total ? best : -1;
+}
+
+double log_reference_radius(const Bodies& b, const std::vector<std::string>& body_class,
+                            int dominant) {
+  glm::dvec3 c(0.0);
+  const auto d = static_cast<std::size_t>(dominant);
+  if (dominant >= 0 && d < b.size()) c = glm::dvec3(b.x[d], b.y[d], b.z[d]);
+  auto dist = [&](std::size_t i) { return glm::length(glm::dvec3(b.x[i], b.y[i], b.z[i]) - c); };
+  // the farthest planet (a named body that is not a small body)
+  double planets = 0;
+  for (std::size_t i = 0; i < b.size() && i < b.name.size(); ++i)
+    if (!b.name[i].empty() && (i >= body_class.size() || body_class[i].empty()) &&
+        static_cast<int>(i) != dominant)
+      planets = std::max(planets, dist(i));
+  if (planets > 0 && std::isfinite(planets)) return planets;
+  // else most of the visible bodies
+  std::vector<double> r;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (i >= b.component.size() || b.component[i] != Component::Dark) r.push_back(dist(i));
+  if (r.empty()) return 1;
+  const auto k = static_cast<std::ptrdiff_t>(0.95 * static_cast<double>(r.size() - 1));
+  std::nth_element(r.begin(), r.begin() + k, r.end());
+  const double q = r[static_cast<std::size_t>(k)];
+  return q > 0 && std::isfinite(q) ? q : 1;
+}
+
+std::vector<RulerMark> log_ruler(const render::DistanceMap& m, double units_per_px, double max_px,
+                                 double min_gap) {
+  std::vector<RulerMark> marks;
+  if (!(units_per_px > 0) || !(max_px > 0)) return marks;
+  // powers of ten from well inside the inner radius to where the bar ends
+  const double top = render::unmap_distance(m, max_px * units_per_px);
+  const int k0 = static_cast<int>(std::floor(std::log10(std::max(m.inner, 1e-30f)))) - 3;
+  const int k1 = static_cast<int>(std::ceil(std::log10(std::max(top, 1e-30))));
+  for (int k = k0; k <= k1 && k - k0 < 60; ++k)
+    for (double f : {1.0, 2.0, 5.0}) {
+      const double len = f * std::pow(10.0, k);
+      const double px = render::map_distance(m, len) / units_per_px;
+      if (px > max_px) return marks;
+      if (px < min_gap) continue;  // too near the left end
+      if (!marks.empty() && px - marks.back().px < min_gap) continue;
+      marks.push_back({len, px});
+    }
+  return marks;
+}
+
 double nice_length(double max_length) {
   if (!(max_length > 0) || !std::isfinite(max_length)) return 0;
   double p = std::pow(10.0, std::floor(std::log10(max_length)));

@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/distance_scale.hpp"
 #include "sim/core/bodies.hpp"
 #include "sim/core/units.hpp"
 
@@ -64,6 +65,26 @@ struct OrbitOutline {
 std::vector<OrbitOutline> orbit_outlines(const Bodies& b,
                                          const std::vector<std::string>& body_class, double G,
                                          int segments, std::size_t max_bodies = 64);
+
+/// The body holding more than half of the total mass (the Sun of a planetary system); -1 when
+/// none does.
+int dominant_body(const Bodies& b);
+/// The reference radius R of the log distance display (render/distance_scale.hpp): the distance
+/// from the dominant body (none: the origin) of the farthest named body that is not a small
+/// body (Neptune), else the 95th percentile of the visible bodies' distances (dark halo left
+/// out). Positive (1 when nothing is measurable).
+double log_reference_radius(const Bodies& b, const std::vector<std::string>& body_class,
+                            int dominant);
+/// One mark of the log scale bar: a true length and its drawn length in pixels.
+struct RulerMark {
+  double length = 0;
+  double px = 0;
+};
+/// The marks of a scale bar for log distances: nice true lengths (1, 2, 5 times a power of ten)
+/// drawn at their mapped distance map_distance(m, length) / units_per_px from the bar's left
+/// end, at least `min_gap` pixels apart and not past `max_px`; increasing in both fields.
+std::vector<RulerMark> log_ruler(const render::DistanceMap& m, double units_per_px, double max_px,
+                                 double min_gap);
 
 /// The longest "nice" length (1, 2 or 5 times a power of ten) not longer than `max_length`.
 double nice_length(double max_length);

@@ -22,7 +22,10 @@ struct GuiOptions {
   int tree_cells = -1;  ///< >= 0: tree kernels start with their cells drawn to this depth
   bool paused = false;  ///< start paused (Space runs)
   bool orbits = false;  ///< draw the named bodies' orbit ellipses
-  std::string follow;   ///< "centre of mass", a group ("galaxy 1") or a body name to follow
+  std::string distance_scale = "true";
+  std::string lite_render = "auto";  ///< "auto" (software rasterizers), "on" or "off"  ///< "true"
+                                     ///< or "log" distances from the Sun (Display)
+  std::string follow;  ///< "centre of mass", a group ("galaxy 1") or a body name to follow
   // a recording from the first frame (scripts, tests): the Classroom section's settings
   std::string record;                          ///< PNG folder or .mp4 file
   std::string caption;                         ///< burned in bottom left

@@ -75,7 +75,8 @@ Viewer::Viewer(Scene scene, const SimParams& p, bool allow_interop, bool threade
       allow_interop_(allow_interop) {
   GLint bits = 0;
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
-  timer_valid_ = bits > 0 && !software_gl();
+  software_ = software_gl();
+  timer_valid_ = bits > 0 && !software_;
   controls.sim.steps_per_frame = std::max(1, p.steps_per_frame);
   controls.sim.map_enabled = true;
   controls.preset_name = scene.name;
@@ -187,10 +188,18 @@ void Viewer::apply_view_request(ViewRequest r) {
     glGetNamedBufferSubData(particles_->position_buffer(), 0,
                             static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
   }
-  controls.follow = controls.follow_group = -1;
+  // F stops following; a new distance scale keeps it (the camera's target follows on)
+  if (!refit_keeps_follow_) controls.follow = controls.follow_group = -1;
+  refit_keeps_follow_ = false;
   // the part of the window the panel leaves free (the view's centre is shifted into it)
   const float free_w =
       std::max(static_cast<float>(last_w_) - controls.view_offset_px, 0.25f * last_w_);
+  // the view fits the bodies where they are drawn
+  const render::DistanceMap m = frame_distance_map();
+  for (std::size_t i = 0; 4 * i + 2 < pos.size() && !m.identity(); ++i) {
+    const glm::vec3 q = render::map_point(m, glm::vec3(pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]));
+    pos[4 * i] = q.x, pos[4 * i + 1] = q.y, pos[4 * i + 2] = q.z;
+  }
   if (pos.size() == 4 * state_.n)
     camera_.fit(pos.data(), state_.n, 4, free_w / static_cast<float>(std::max(last_h_, 1)));
 }
@@ -374,6 +383,7 @@ void Viewer::on_new_scene() {
     controls.style.component_gain[c] = 1.0f;
   controls.style.component_gain[static_cast<int>(Component::Dark)] = 0.0f;
   controls.tone = {};
+  if (lite_) controls.tone.resolution = 0.5f;  // a quarter of the pixels for a CPU rasterizer
   controls.tone.gamma = small ? 1.0f : 1.4f;
 
   controls.sim.trails = s.trails && trails_possible();
@@ -383,6 +393,9 @@ void Viewer::on_new_scene() {
   controls.follow = controls.follow_group = -1;
   follow_track_ = {};
   controls.labels = named;
+  dominant_ = dominant_body(b);
+  log_reference_ = static_cast<float>(log_reference_radius(s.bodies, s.body_class, dominant_));
+  if (!dmap_.identity()) request(ViewRequest::Fit);  // the home view is for true distances
   controls.sim.merge = s.merge_on_touch;
   // speed: the scene's, or one step per frame at 60 frames/s
   controls.sim.speed = s.speed > 0 ? s.speed : 60.0 * s.dt;
@@ -442,6 +455,7 @@ void Viewer::upload_positions() {
   times_.interop_ms = 0;
   if (!positions_new_) return;
   positions_new_ = false;
+  ++uploads_;
   double t0 = now_seconds();
   if (state_.device_data && path_ == DataPath::Interop) {
     try {
@@ -468,7 +482,7 @@ void Viewer::upload_positions() {
 // picking and labels -------------------------------------------------------------------------
 
 bool Viewer::to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const {
-  glm::vec4 c = view_proj_ * glm::vec4(p, 1.0f);
+  glm::vec4 c = view_proj_ * glm::vec4(render::map_point(dmap_, p), 1.0f);
   if (!(c.w > 0)) return false;
   px = (c.x / c.w * 0.5f + 0.5f) * static_cast<float>(width);
   py = (1.0f - (c.y / c.w * 0.5f + 0.5f)) * static_cast<float>(height);
@@ -536,42 +550,24 @@ void Viewer::draw(int width, int height) {
   const bool probe = probe_frames_ > 0;
   double probe_t = now_seconds();
   auto mark = [&](const char* pass) {
-    if (!probe) return;
-    glFinish();
-    double t = now_seconds();
-    float top = 0;
-    std::size_t lit = controls.tone.hdr ? hdr_->count_above(0.05f, &top) : 0;
-    GLenum e = glGetError();
-    std::fprintf(stderr, "probe frame %lld %-10s %8.3f ms  lit %zu  brightest %.3g%s%s\n", frames_,
-                 pass, (t - probe_t) * 1e3, lit, static_cast<double>(top), e ? " glGetError " : "",
-                 e ? render::gl_error_name(e) : "");
-    probe_t = now_seconds();
+    if (probe) probe_mark(pass, probe_t);
   };
-  if (probe) {
-    std::fprintf(stderr,
-                 "probe frame %lld: %dx%d, N %zu, target fbo %d, camera distance %g, view_proj "
-                 "row0 %g %g %g %g, point size %g, brightness %g, colour mode %d\n",
-                 frames_, width, height, state_.n, target, static_cast<double>(camera_.distance()),
-                 static_cast<double>(view_proj_[0][0]), static_cast<double>(view_proj_[1][0]),
-                 static_cast<double>(view_proj_[2][0]), static_cast<double>(view_proj_[3][0]),
-                 static_cast<double>(controls.style.point_size),
-                 static_cast<double>(controls.style.brightness),
-                 static_cast<int>(controls.style.color));
-    if (!xyzm_.empty()) {
-      int inside = 0;
-      for (std::size_t i = 0; i < state_.n; ++i) {
-        float px = 0, py = 0;
-        if (project(i, width, height, px, py) && px >= 0 && py >= 0 && px < width && py < height)
-          ++inside;
-      }
-      std::fprintf(stderr, "probe frame %lld: %d of %zu host positions project inside\n", frames_,
-                   inside, state_.n);
+  if (probe) probe_begin(width, height, target);
+  // a frame like the last one (software rasterizers): the kept image is shown again
+  const bool keep = keep_frames_ && controls.tone.hdr && !probe;
+  std::vector<double> key;
+  if (keep) {
+    key = draw_key(width, height);
+    if (key == drawn_key_ && hdr_->present(static_cast<GLuint>(target))) {
+      ++frames_reused_;
+      return;
     }
   }
+  drawn_key_ = key;
 
   const glm::vec3 background(0.006f, 0.006f, 0.014f);
   if (controls.tone.hdr) {
-    hdr_->begin(width, height, background);
+    hdr_->begin(width, height, background, controls.tone.resolution);
   } else {
     glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
     glViewport(0, 0, width, height);
@@ -579,7 +575,9 @@ void Viewer::draw(int width, int height) {
     glClear(GL_COLOR_BUFFER_BIT);
   }
   mark("clear");
-  if (controls.sim.map_enabled && controls.map_overlay && density_->size() > 0) {
+  // the density overlay and the tree's cells are drawn at true distances only
+  if (controls.sim.map_enabled && controls.map_overlay && density_->size() > 0 &&
+      dmap_.identity()) {
     const auto& mp = state_.map_params;
     glm::vec4 bounds(mp.u_min, mp.u_max, mp.v_min, mp.v_max);
     density_->draw_overlay(view_proj_, static_cast<int>(mp.plane), bounds,
@@ -587,12 +585,15 @@ void Viewer::draw(int width, int height) {
     mark("map");
   }
   if (controls.sim.trails && trails_on_) {
-    trails_->draw(view_proj_, 1.0f);
+    trails_->draw(view_proj_, 1.0f, dmap_);
     mark("trails");
   }
-  particles_->draw(view, proj, camera_.distance(), static_cast<float>(height), controls.style);
+  // sprite sizes follow the frame drawn into (the HDR frame may be smaller than the target)
+  const int drawn_h = controls.tone.hdr ? hdr_->height() : height;
+  particles_->draw(view, proj, camera_.distance(), static_cast<float>(drawn_h), controls.style,
+                   dmap_);
   mark("particles");
-  if (controls.sim.tree_boxes && state_.has_tree) {
+  if (controls.sim.tree_boxes && state_.has_tree && dmap_.identity()) {
     boxes_->draw(view_proj_, 0.35f, controls.sim.tree_depth);
     mark("tree cells");
   }
@@ -610,25 +611,14 @@ void Viewer::draw(int width, int height) {
       lines.push_back(std::move(l));
     }
     orbit_lines_->set(lines);
-    orbit_lines_->draw(view_proj_, 0.45f);
+    orbit_lines_->draw(view_proj_, 0.45f, dmap_);
     mark("orbits");
   }
   if (controls.tone.hdr) {
-    hdr_->resolve(static_cast<GLuint>(target), controls.tone);
+    hdr_->resolve(static_cast<GLuint>(target), controls.tone, keep);
     mark("tonemap");
   }
-  if (probe) {
-    // what reached the target: pixels brighter than the background
-    std::vector<unsigned char> px(static_cast<std::size_t>(width) * height * 4);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(target));
-    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-    std::size_t lit = 0;
-    for (std::size_t i = 0; i < px.size(); i += 4)
-      lit += px[i] > 40 || px[i + 1] > 40 || px[i + 2] > 40;
-    std::fprintf(stderr, "probe frame %lld: target fbo %d has %zu lit pixels\n", frames_, target,
-                 lit);
-    --probe_frames_;
-  }
+  if (probe) probe_end(width, height, target);
 }
 
 std::vector<std::string> Viewer::follow_choices() const {
@@ -721,7 +711,16 @@ void Viewer::frame(int width, int height) {
     all_frame_ms_.push_back(static_cast<float>(times_.frame_ms));
   }
   last_frame_time_ = t;
+  last_w_ = width;
+  last_h_ = height;
 
+  // a new distance scale: the view fits the bodies as they are now drawn
+  if (controls.distance_scale != drawn_scale_) {
+    drawn_scale_ = controls.distance_scale;
+    dmap_ = frame_distance_map();
+    refit_keeps_follow_ = true;
+    request(ViewRequest::Fit);
+  }
   apply_requests();
   // a changed trail sampling starts the trails over (old samples had another spacing)
   if (trails_on_ && trail_every() != trail_every_used_) trails_on_ = false;
@@ -756,6 +755,7 @@ void Viewer::frame(int width, int height) {
     glm::dvec3 c;
     if (follow_centre(c)) camera_.set_target(glm::vec3(c));
   }
+  dmap_ = frame_distance_map();
 
   if (timer_valid_) timer_->begin();
   draw(width, height);

@@ -18,6 +18,7 @@
 #include "app/window/gui_logic.hpp"
 #include "render/camera.hpp"
 #include "render/cell_boxes.hpp"
+#include "render/distance_scale.hpp"
 #include "render/hdr.hpp"
 #include "render/interop.hpp"
 #include "render/map_overlay.hpp"
@@ -110,6 +111,9 @@ class Viewer {
   void request(SimRequest r);
   /// Queues a camera action (applied after the simulation's requests in the next frame).
   void request(ViewRequest r) { view_requests_.push_back(r); }
+  /// The log distance mapping of the last frame (controls.distance_scale; labels, picking and
+  /// the scale bar use it).
+  const render::DistanceMap& distance_map() const { return dmap_; }
   /// Whether this scene has orbits to draw (named bodies on closed orbits, host positions).
   bool has_orbits() const { return !orbit_defs_.empty(); }
   /// What controls.follow_group can be: "centre of mass" then the groups' names; empty when
@@ -163,6 +167,22 @@ class Viewer {
   long long frames() const { return frames_; }
   /// Whether GL timer queries measure the GPU's work here (not under a software rasterizer).
   bool render_timing_valid() const { return timer_valid_; }
+  /// Whether a software rasterizer (llvmpipe) draws.
+  bool software_rendering() const { return software_; }
+  /// The cheaper pipeline (off by default; the window turns it on under a software
+  /// rasterizer): the HDR frame at half resolution for each new scene, and a view that has not
+  /// changed is not drawn again (its kept image is shown).
+  void set_lite_render(bool on) {
+    lite_ = keep_frames_ = on;
+    controls.tone.resolution = on ? 0.5f : 1.0f;
+  }
+  bool lite_render() const { return lite_; }
+  /// Frames whose view had not changed and whose kept image was shown again (software
+  /// rasterizers; app/window/viewer_draw.cpp).
+  long long frames_reused() const { return frames_reused_; }
+  /// What log distances are measured from: the followed body or centre, else the heaviest
+  /// body ("the Sun"), else "the origin".
+  std::string distance_centre_name() const;
   /// Statistics since the last new scene or reset (for --stats): every frame interval and
   /// every batch's per-step time.
   const std::vector<float>& all_frame_ms() const { return all_frame_ms_; }
@@ -265,6 +285,14 @@ class Viewer {
   /// Screen position (pixels, origin top-left) of p through the last frame's projection.
   bool to_screen(const glm::vec3& p, int width, int height, float& px, float& py) const;
   int trail_every() const;
+  /// The distance mapping for this frame (after the camera follows).
+  render::DistanceMap frame_distance_map() const;
+  // app/window/viewer_draw.cpp: what a frame's picture depends on (equal: the kept image is
+  // still right), and the --gl-debug pass diagnostics
+  std::vector<double> draw_key(int width, int height) const;
+  void probe_begin(int width, int height, GLint target);
+  void probe_mark(const char* pass, double& since);
+  void probe_end(int width, int height, GLint target);
 
   std::unique_ptr<render::ParticleRenderer> particles_;
   std::unique_ptr<render::Trails> trails_;
@@ -319,6 +347,15 @@ class Viewer {
   long long frames_ = 0;
   double achieved_speed_ = 0, speed_t0_ = 0, speed_sim0_ = 0;
   glm::mat4 view_proj_{1.0f};
+  render::DistanceMap dmap_;
+  render::DistanceScale drawn_scale_ = render::DistanceScale::True;
+  float log_reference_ = 1;  // R of the log map: the scene's outer bodies (set per scene)
+  int dominant_ = -1;        // the body with most of the mass (the Sun), -1: none
+  bool refit_keeps_follow_ = false;
+  // software rasterizers: the last drawn frame is kept and shown again while nothing changed
+  bool software_ = false, lite_ = false, keep_frames_ = false;
+  std::vector<double> drawn_key_;
+  long long uploads_ = 0, frames_reused_ = 0;
   int last_w_ = 1, last_h_ = 1;
 
   std::unique_ptr<SimRunner> runner_;  // last: joined first

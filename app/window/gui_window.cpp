@@ -200,6 +200,9 @@ void setup_viewer_and_panel(Viewer& viewer, PanelState& panel, const GuiOptions&
   }
   c.sim.paused = opt.paused;
   c.orbits = opt.orbits;
+  render::parse_distance_scale(opt.distance_scale.c_str(), c.distance_scale);
+  viewer.set_lite_render(opt.lite_render == "on" ||
+                         (opt.lite_render == "auto" && viewer.software_rendering()));
   if (!opt.follow.empty()) {
     std::string why;
     if (!viewer.follow_named(opt.follow, why)) throw Error("--follow: " + why);
@@ -576,6 +579,8 @@ void WindowLoop::write_stats(bool gl_reports) {
   for (Component c : viewer.scene().bodies.component)
     visible += viewer.controls.style.component_gain[static_cast<int>(c)] > 0;
   j["visible_bodies"] = visible;
+  j["lite_render"] = viewer.lite_render();
+  j["frames_reused"] = viewer.frames_reused();
   int win_w = 0, win_h = 0;
   glfwGetWindowSize(window, &win_w, &win_h);
   j["window"] = {win_w, win_h};

@@ -46,8 +46,10 @@ void Viewer::rewind(double t) {
 
 namespace {
 
-Selector selector_of(const glm::mat4& vp, int w, int h, const render::ParticleStyle& style) {
+Selector selector_of(const glm::mat4& vp, int w, int h, const render::ParticleStyle& style,
+                     const render::DistanceMap& dmap) {
   Selector s;
+  s.dmap = dmap;
   const float* m = glm::value_ptr(vp);
   std::copy(m, m + 16, s.view_proj.begin());
   s.width = w;
@@ -63,7 +65,7 @@ Selector selector_of(const glm::mat4& vp, int w, int h, const render::ParticleSt
 void Viewer::select_at(float px, float py, float radius, bool additive, int width, int height) {
   SimRequest q;
   q.kind = SimRequest::Kind::Select;
-  q.selector = selector_of(view_proj_, width, height, controls.style);
+  q.selector = selector_of(view_proj_, width, height, controls.style, dmap_);
   q.selector.x0 = px;
   q.selector.y0 = py;
   q.selector.radius = radius;
@@ -75,7 +77,7 @@ void Viewer::select_box(float x0, float y0, float x1, float y1, bool additive, i
                         int height) {
   SimRequest q;
   q.kind = SimRequest::Kind::Select;
-  q.selector = selector_of(view_proj_, width, height, controls.style);
+  q.selector = selector_of(view_proj_, width, height, controls.style, dmap_);
   q.selector.box = true;
   q.selector.x0 = x0;
   q.selector.y0 = y0;
@@ -136,10 +138,12 @@ glm::vec3 Viewer::unproject(float px, float py, const glm::vec3& anchor, int wid
   const glm::vec3 normal = plane_normal != glm::vec3(0.0f)
                                ? plane_normal
                                : glm::normalize(camera_.eye() - camera_.target());
+  // the plane through the anchor as drawn; the point found there is mapped back to true distances
+  const glm::vec3 drawn = render::map_point(dmap_, anchor);
   const float denom = glm::dot(dir, normal);
   if (std::abs(denom) < 1e-20f) return anchor;
-  const float s = glm::dot(anchor - p0, normal) / denom;
-  return p0 + s * dir;
+  const float s = glm::dot(drawn - p0, normal) / denom;
+  return render::unmap_point(dmap_, p0 + s * dir);
 }
 
 bool Viewer::body_position(std::size_t i, glm::vec3& p) const {

@@ -178,3 +178,60 @@ TEST(GuiLogic, OrbitOutlinesOfTheSolarSystem) {
   // too many named bodies: none
   EXPECT_TRUE(orbit_outlines(s.bodies, s.body_class, s.units.G, 128, 3).empty());
 }
+
+TEST(GuiLogic, LogDistancesCentreOnTheSunAndKeepNeptune) {
+  Bodies b;
+  b.add(0.001, 0, 0, 0, 0, 0, 1.0, Component::Star, "Sun");
+  b.add(0.387, 0, 0, 0, 0, 0, 1.66e-7, Component::Planet, "Mercury");
+  b.add(0, 1.0, 0, 0, 0, 0, 3.0e-6, Component::Planet, "Earth");
+  b.add(-30.07, 0, 0, 0, 0, 0, 5.15e-5, Component::Planet, "Neptune");
+  b.add(0, 0, 80.0, 0, 0, 0, 0, Component::Planet, "comet");
+  EXPECT_EQ(dominant_body(b), 0);
+  // the comet is a small body (it has a class): Neptune sets the reference
+  const std::vector<std::string> cls = {"", "", "", "", "JFc"};
+  EXPECT_NEAR(log_reference_radius(b, cls, 0), 30.071, 1e-9);
+  // without classes the comet counts as a planet
+  EXPECT_NEAR(log_reference_radius(b, {}, 0), 80.0, 1e-6);
+  // no dominant body (two equal stars): none
+  Bodies pair;
+  pair.add(-1, 0, 0, 0, 0, 0, 1.0);
+  pair.add(1, 0, 0, 0, 0, 0, 1.0);
+  EXPECT_EQ(dominant_body(pair), -1);
+  // unnamed bodies: the 95th percentile of the distances from the origin, the dark halo left out
+  Bodies cloud;
+  for (int i = 1; i <= 100; ++i)
+    cloud.add(static_cast<double>(i), 0, 0, 0, 0, 0, 1.0);
+  cloud.add(1e6, 0, 0, 0, 0, 0, 1.0, Component::Dark);
+  const double r = log_reference_radius(cloud, {}, dominant_body(cloud));
+  EXPECT_GE(r, 94.0);
+  EXPECT_LE(r, 96.0);
+}
+
+TEST(GuiLogic, LogRulerMarksSitWhereThoseDistancesAreDrawn) {
+  const render::DistanceMap m = render::log_distance_map(glm::vec3(0), 30.0f);
+  const double units_per_px = 0.05;  // 30 AU drawn 600 px from the Sun
+  const std::vector<RulerMark> marks = log_ruler(m, units_per_px, 700, 40);
+  ASSERT_GE(marks.size(), 5u);
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    // nice lengths: 1, 2 or 5 times a power of ten
+    EXPECT_NEAR(nice_length(marks[i].length * (1 + 1e-12)), marks[i].length,
+                1e-9 * marks[i].length);
+    EXPECT_NEAR(marks[i].px, render::map_distance(m, marks[i].length) / units_per_px, 1e-6);
+    EXPECT_LE(marks[i].px, 700);
+    EXPECT_GE(marks[i].px, 40);
+    if (i > 0) {
+      EXPECT_GT(marks[i].length, marks[i - 1].length);
+      EXPECT_GE(marks[i].px - marks[i - 1].px, 40);
+    }
+  }
+  // 1 and 10 AU are both there, 100 AU is past the bar's end (f(100) > 35 AU = 700 px); the
+  // inner marks are closer together in true length than the outer ones (log)
+  bool one = false, ten = false;
+  for (const RulerMark& k : marks)
+    one |= k.length == 1.0, ten |= k.length == 10.0;
+  EXPECT_TRUE(one);
+  EXPECT_TRUE(ten);
+  EXPECT_LT(marks.back().length, 100.0);
+  EXPECT_LE(marks.front().length, 0.5);
+  EXPECT_TRUE(log_ruler(m, 0, 700, 40).empty());
+}

@@ -312,6 +312,126 @@ TEST(Headless, PendingRequestsKeepTheSceneOnErrorsAndCompareKernels) {
   EXPECT_NE(viewer.error().find("G must be > 0"), std::string::npos) << viewer.error();
 }
 
+// The cheaper pipeline of software rasterizers: the HDR frame at half resolution puts the light
+// where the full frame does; a view that has not changed is shown again from the kept image
+// (the same pixels) without drawing; any change (the camera, the look, new positions) draws.
+TEST(Headless, LiteRenderKeepsThePictureAndRedrawsOnlyOnChange) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  constexpr int kW = 320, kH = 240;
+  CpuScene c = plummer_on_cpu(1500);
+  for (double& x : c.scene.bodies.x)
+    x += 0.3 * c.scene.camera_distance;
+  render::OffscreenTarget target(kW, kH);
+  auto draw = [&](app::Viewer& v) {
+    target.bind();
+    v.frame(kW, kH);
+    return render::read_framebuffer(kW, kH);
+  };
+  app::Viewer full(c.scene, c.params), lite(c.scene, c.params);
+  full.controls.sim.paused = lite.controls.sim.paused = true;
+  lite.set_lite_render(true);
+  EXPECT_TRUE(lite.lite_render());
+  EXPECT_EQ(lite.controls.tone.resolution, 0.5f);
+  const render::ImageLight want = render::measure_light(draw(full));
+  const render::Image first = draw(lite);
+  const render::ImageLight got = render::measure_light(first);
+  ASSERT_GT(want.lit, 300);
+  EXPECT_GT(got.lit, want.lit / 2) << "half resolution lost the bodies";
+  // the smallest sprite is one pixel of the half frame: 2x2 on the screen, up to 4x the pixels
+  EXPECT_LT(got.lit, want.lit * 5) << "half resolution floods the frame";
+  EXPECT_LT(std::hypot(got.x - want.x, got.y - want.y), 0.03 * kW);
+  EXPECT_EQ(lite.frames_reused(), 0);
+  // nothing changed: the kept image, pixel for pixel
+  const render::Image again = draw(lite);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  EXPECT_EQ(again.rgba, first.rgba);
+  // the camera turns: drawn anew
+  lite.camera().rotate(40, 0);
+  const render::Image turned = draw(lite);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  EXPECT_NE(turned.rgba, first.rgba);
+  // the look changes: drawn anew
+  lite.controls.style.brightness *= 2;
+  draw(lite);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  // new positions: drawn anew
+  lite.controls.sim.paused = false;
+  draw(lite);
+  draw(lite);
+  EXPECT_GT(lite.state().steps, 0);
+  EXPECT_EQ(lite.frames_reused(), 1);
+  // the full pipeline never reuses
+  draw(full);
+  EXPECT_EQ(full.frames_reused(), 0);
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
+
+// Log distances: the vertex shader and the C++ map agree. Each planet's light is where
+// project() (labels) puts it, a click there picks it, and that is far from where the true
+// distance would draw it; the true scale is exactly the plain projection.
+TEST(Headless, LogDistancesDrawPlanetsWhereLabelsAndPickingPutThem) {
+  std::string why;
+  auto ctx = make_context(why);
+  if (!ctx) GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << why;
+  constexpr int kW = 640, kH = 480;
+  const Scene scene = make_scene("solar-system", {});
+  SimParams p;
+  p.kernel = "cpu-symmetric";
+  p.dt = scene.dt;
+  p.softening = scene.softening;
+  p.G = scene.units.G;
+  render::OffscreenTarget target(kW, kH);
+  app::Viewer v(scene, p);
+  v.controls.sim.paused = true;
+  v.controls.labels = true;
+  v.controls.distance_scale = render::DistanceScale::Log;
+  for (int i = 0; i < 3; ++i) {  // the change of scale fits the view in the next frame
+    target.bind();
+    v.frame(kW, kH);
+  }
+  ASSERT_FALSE(v.distance_map().identity());
+  const render::Image img = render::read_framebuffer(kW, kH);
+  const Bodies& b = v.scene().bodies;
+  int checked = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b.name[i] != "Mercury" && b.name[i] != "Venus" && b.name[i] != "Earth" &&
+        b.name[i] != "Mars")
+      continue;
+    SCOPED_TRACE(b.name[i]);
+    float px = 0, py = 0;
+    ASSERT_TRUE(v.project(i, kW, kH, px, py));
+    ASSERT_TRUE(px >= 2 && py >= 2 && px < kW - 2 && py < kH - 2) << px << ", " << py;
+    // light at the labelled place
+    int brightest = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const std::size_t k =
+            4 * (static_cast<std::size_t>(py + dy) * kW + static_cast<std::size_t>(px + dx));
+        brightest =
+            std::max({brightest, int(img.rgba[k]), int(img.rgba[k + 1]), int(img.rgba[k + 2])});
+      }
+    EXPECT_GT(brightest, 60) << "no planet drawn where its label goes";
+    // a click there picks it
+    EXPECT_EQ(v.pick(px, py, kW, kH, 4.0f), static_cast<int>(i));
+    // and the true distance would draw it elsewhere
+    const glm::vec4 c =
+        v.last_view_proj() * glm::vec4(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                                       static_cast<float>(b.z[i]), 1.0f);
+    const double tx = (c.x / c.w * 0.5 + 0.5) * kW, ty = (1.0 - (c.y / c.w * 0.5 + 0.5)) * kH;
+    EXPECT_GT(std::hypot(tx - px, ty - py), 10.0);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);
+  // back to true distances: the plain projection again
+  v.controls.distance_scale = render::DistanceScale::True;
+  target.bind();
+  v.frame(kW, kH);
+  EXPECT_TRUE(v.distance_map().identity());
+  EXPECT_EQ(render::gl_debug_error_count(), 0u) << gl_messages();
+}
+
 // issue 18: widgets push requests that carry their payload, sent in the order made at one point
 // of the frame; a slider's newest physics replaces a queued one; camera requests come after
 TEST(Headless, RequestsCarryTheirPayloadInOrder) {
