@@ -288,6 +288,9 @@ void SimRunner::apply(const SimRequest& r) {
       ++physics_requests_;
       try {
         validate(r.physics);
+        SimParams with = active_;
+        with.physics() = r.physics;
+        validate_kernel_params(with);  // e.g. IAS15 on a GPU kernel, or in float
         active_.physics() = r.physics;
       } catch (const std::exception& e) {
         set_error(std::string("physics refused, kept as it was: ") + e.what());
