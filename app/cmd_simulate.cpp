@@ -311,8 +311,9 @@ void register_simulate_command(CLI::App& app) {
           "(--every: how often it reports)");
     if (!o->launch.lesson.empty()) {
       if (!o->duration.empty())
-        fail("--duration does not apply to --lesson (the lesson's own duration runs; --steps "
-             "shortens it)");
+        fail(
+            "--duration does not apply to --lesson (the lesson's own duration runs; --steps "
+            "shortens it)");
       // a lesson plays its events between the steps (app/lesson_run.hpp)
       if (o->no_diagnostics) fail("--no-diagnostics does not apply to --lesson");
       run_lesson({o->launch, o->steps, o->every, o->output, o->output_format});

@@ -181,11 +181,11 @@ void physics_section(Viewer& v) {
   if (begin_combo(integrator.c_str(), now.label.c_str())) {
     for (const IntegratorRow& r : integrator_table()) {
       // the cost a step, or "adaptive"; "CPU" where it runs on the host only
-      std::string item = r.label + ", " +
-                         (r.adaptive ? std::string("adaptive")
-                                     : std::to_string(r.force_evaluations) +
-                                           (r.force_evaluations == 1 ? " force/step"
-                                                                     : " forces/step"));
+      std::string item =
+          r.label + ", " +
+          (r.adaptive ? std::string("adaptive")
+                      : std::to_string(r.force_evaluations) +
+                            (r.force_evaluations == 1 ? " force/step" : " forces/step"));
       if (r.needs_state) item += ", CPU";
       if (ImGui::Selectable(item.c_str(), r.id == now.id) && r.id != now.id) {
         ph.integrator = r.id;

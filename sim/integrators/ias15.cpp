@@ -374,7 +374,7 @@ IntegratorRow ias15_row() {
   r.id = Integrator::IAS15;
   r.name = "ias15";
   r.aliases = {"IAS15", "gauss-radau"};
-  r.label = "IAS15 (adaptive, 15th order)";
+  r.label = "IAS15 (15th order)";
   r.description =
       "IAS15 (Rein & Spiegel 2015): adaptive 15th-order Gauss-Radau, error below double "
       "rounding; dt is the output interval; CPU kernels, double precision";

@@ -5,6 +5,7 @@
 // orbit, and Kepler's equation solved for a reference.
 
 #include <cmath>
+#include <memory>
 
 #include "sim/backend.hpp"
 #include "sim/bodies.hpp"
@@ -75,6 +76,46 @@ inline double energy(const ForceBackend& backend, double G) {
   Bodies b;
   backend.get_bodies(b);
   return compute_diagnostics(b, G, 0.0).total;
+}
+
+/// The perihelion direction (radians) from the Runge-Lenz vector of body 1 about body 0.
+inline double perihelion_angle(const Bodies& b, double mu) {
+  const double rx = b.x[1] - b.x[0], ry = b.y[1] - b.y[0], rz = b.z[1] - b.z[0];
+  const double vx = b.vx[1] - b.vx[0], vy = b.vy[1] - b.vy[0], vz = b.vz[1] - b.vz[0];
+  const double hx = ry * vz - rz * vy, hy = rz * vx - rx * vz, hz = rx * vy - ry * vx;
+  const double r = std::sqrt(rx * rx + ry * ry + rz * rz);
+  const double ax = vy * hz - vz * hy - mu * rx / r, ay = vz * hx - vx * hz - mu * ry / r;
+  return std::atan2(ay, ax);
+}
+
+/// The perihelion advance of Sun + Mercury (J2000 orbit) in arcseconds per century with
+/// `integ` at step dt, from a straight-line fit of the Runge-Lenz direction sampled every
+/// `per_call` steps over `centuries`.
+inline double mercury_advance(Integrator integ, bool post_newtonian, double dt, int per_call,
+                              double centuries) {
+  const double a = 0.38709893, e = 0.20563069, m_sun = 1.0, m_merc = 1.6601e-7;
+  Bodies b = kepler_pair(kGaussG, m_sun, m_merc, a, e);
+  SimParams p;
+  auto backend = backend_for(b, p, integ, kGaussG, dt);
+  p.post_newtonian = post_newtonian;
+  p.speed_of_light = 299792458.0 * 86400.0 / 1.495978707e11;  // AU/day
+  const double mu = kGaussG * (m_sun + m_merc);
+  const int outputs = static_cast<int>(std::lround(centuries * 36525.0 / (dt * per_call)));
+  double st = 0, sa = 0, stt = 0, sta = 0, prev = perihelion_angle(b, mu), unwrap = 0;
+  for (int k = 0; k <= outputs; ++k) {
+    if (k > 0) backend->step(p, per_call);
+    backend->get_bodies(b);
+    double angle = perihelion_angle(b, mu);
+    if (angle - prev > kPi) unwrap -= 2 * kPi;
+    if (angle - prev < -kPi) unwrap += 2 * kPi;
+    prev = angle;
+    angle += unwrap;
+    const double t = k * dt * per_call / 36525.0;
+    st += t, sa += angle, stt += t * t, sta += t * angle;
+  }
+  const double n = outputs + 1;
+  const double slope = (n * sta - st * sa) / (n * stt - st * st);  // rad per century
+  return slope * 180 / kPi * 3600;
 }
 
 }  // namespace nbody::testing
