@@ -44,6 +44,22 @@ TEST(Ias15, RowSaysAdaptiveHostOnlyDouble) {
   // the store refuses too: make_backend() checks the kernel and precision
   p.precision = Precision::Float;
   EXPECT_THROW(make_backend(p), Error);
+  // every GPU kernel of this build (none without CUDA) refuses IAS15 and WHFast by name
+  for (const KernelInfo& k : kernel_table()) {
+    if (!k.gpu) continue;
+    for (Integrator integ : {Integrator::IAS15, Integrator::WHFast}) {
+      SimParams g;
+      g.kernel = k.name;
+      g.precision = k.supports_double ? Precision::Double : Precision::Float;
+      g.integrator = integ;
+      try {
+        validate_kernel_params(g);
+        ADD_FAILURE() << k.name << " accepted " << integrator_name(integ);
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("host only"), std::string::npos) << e.what();
+      }
+    }
+  }
 }
 
 // An e = 0.9 orbit (G = M = 1, a = 1, period 2 pi) followed for 100 orbits with one output per
