@@ -103,6 +103,31 @@ void list_kernels() {
   std::printf("GPU: %s\n", cuda_device_summary().c_str());
 }
 
+// run length: the user's steps or simulated time (`duration` set, in the scene's unit: whole
+// steps of dt, then one last step in (0, dt] that lands on the time), else the scene's duration
+// (collisions: through the first pericentre and the tails), else the default
+long long run_steps(const SimulateOptions& o, const Scene& scene, const SimParams& p,
+                    std::FILE* log, double& duration) {
+  const UnitSystem& u = scene.units;
+  long long steps = o.steps.value_or(kDefaultSteps);
+  if (!o.duration.empty()) {
+    duration = units::parse_duration(o.duration, u, "--duration");
+    const double whole = std::floor(duration / std::abs(p.dt) * (1 - 1e-12));
+    if (whole > 2e9)
+      fail("--duration ", o.duration, ": ", whole, " steps of dt = ", p.dt, " ", u.time,
+           " are too many (at most 2e9; use a larger --dt)");
+    steps = static_cast<long long>(whole) + 1;
+    std::fprintf(log, "duration %s: %lld steps of dt, the last one shortened to land on it\n",
+                 units::format_time(duration, u).c_str(), steps);
+  } else if (!o.steps) {
+    if (const RunPlan plan = plan_run(scene, p.dt); plan.steps > 0) {
+      steps = plan.steps;
+      std::fprintf(log, "%s\n", plan.line.c_str());
+    }
+  }
+  return steps;
+}
+
 int simulate(const SimulateOptions& o) {
   if (o.steps && *o.steps < 0) fail("--steps must be >= 0 (got ", *o.steps, ")");
   if (o.every && *o.every < 1) fail("--every must be >= 1 (got ", *o.every, ")");
@@ -138,26 +163,8 @@ int simulate(const SimulateOptions& o) {
     std::fprintf(log, "date: JD %.6f TT (%s)\n", l.scene.epoch_jd,
                  sky::utc_string(l.scene.epoch_jd).c_str());
   std::fprintf(log, "GPU: %s\n", cuda_device_summary().c_str());
-  // run length: the user's steps or simulated time, else the scene's duration (collisions:
-  // through the first pericentre and the tails), else the default
-  long long steps = o.steps.value_or(kDefaultSteps);
-  // --duration: whole steps of dt, then one last step (in (0, dt]) that lands on the time
-  double duration = 0;
-  if (!o.duration.empty()) {
-    duration = units::parse_duration(o.duration, u, "--duration");
-    const double whole = std::floor(duration / std::abs(p.dt) * (1 - 1e-12));
-    if (whole > 2e9)
-      fail("--duration ", o.duration, ": ", whole, " steps of dt = ", p.dt, " ", u.time,
-           " are too many (at most 2e9; use a larger --dt)");
-    steps = static_cast<long long>(whole) + 1;
-    std::fprintf(log, "duration %s: %lld steps of dt, the last one shortened to land on it\n",
-                 units::format_time(duration, u).c_str(), steps);
-  } else if (!o.steps) {
-    if (const RunPlan plan = plan_run(l.scene, p.dt); plan.steps > 0) {
-      steps = plan.steps;
-      std::fprintf(log, "%s\n", plan.line.c_str());
-    }
-  }
+  double duration = 0;  // --duration in the scene's unit (0: none)
+  const long long steps = run_steps(o, l.scene, p, log, duration);
   // about 20 reports in a long run, in multiples of the default interval
   const long long every = o.every.value_or(
       std::max(kDefaultEvery, (steps / 20 + kDefaultEvery - 1) / kDefaultEvery * kDefaultEvery));
