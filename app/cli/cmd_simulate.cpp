@@ -15,6 +15,7 @@
 #include "sim/core/backend.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/simulation.hpp"
+#include "sim/integrators/integrator.hpp"
 #include "sim/io/format_table.hpp"
 #include "sim/sky/ephemeris.hpp"
 
@@ -24,6 +25,7 @@ namespace {
 struct SimulateOptions {
   LaunchOptions launch;
   std::optional<long long> steps;  ///< none: the scene's duration, else kDefaultSteps
+  std::string duration;            ///< --duration: simulated time ("10yr"); excludes --steps
   std::optional<long long> every;  ///< none: 50, or about 20 reports in a long run
   std::string output;
   std::string output_format;
@@ -102,6 +104,31 @@ void list_kernels() {
   std::printf("GPU: %s\n", cuda_device_summary().c_str());
 }
 
+// run length: the user's steps or simulated time (`duration` set, in the scene's unit: whole
+// steps of dt, then one last step in (0, dt] that lands on the time), else the scene's duration
+// (collisions: through the first pericentre and the tails), else the default
+long long run_steps(const SimulateOptions& o, const Scene& scene, const SimParams& p,
+                    std::FILE* log, double& duration) {
+  const UnitSystem& u = scene.units;
+  long long steps = o.steps.value_or(kDefaultSteps);
+  if (!o.duration.empty()) {
+    duration = units::parse_duration(o.duration, u, "--duration");
+    const double whole = std::floor(duration / std::abs(p.dt) * (1 - 1e-12));
+    if (whole > 2e9)
+      fail("--duration ", o.duration, ": ", whole, " steps of dt = ", p.dt, " ", u.time,
+           " are too many (at most 2e9; use a larger --dt)");
+    steps = static_cast<long long>(whole) + 1;
+    std::fprintf(log, "duration %s: %lld steps of dt, the last one shortened to land on it\n",
+                 units::format_time(duration, u).c_str(), steps);
+  } else if (!o.steps) {
+    if (const RunPlan plan = plan_run(scene, p.dt); plan.steps > 0) {
+      steps = plan.steps;
+      std::fprintf(log, "%s\n", plan.line.c_str());
+    }
+  }
+  return steps;
+}
+
 int simulate(const SimulateOptions& o) {
   if (o.steps && *o.steps < 0) fail("--steps must be >= 0 (got ", *o.steps, ")");
   if (o.every && *o.every < 1) fail("--every must be >= 1 (got ", *o.every, ")");
@@ -128,23 +155,17 @@ int simulate(const SimulateOptions& o) {
   std::fprintf(log, "scene %s: %zu bodies, units %s (length %s, mass %s, time %s), G = %.10g\n",
                l.scene.name.c_str(), l.scene.bodies.size(), u.name.c_str(), u.length.c_str(),
                u.mass.c_str(), u.time.c_str(), p.G);
-  std::fprintf(log, "kernel %s (%s), integrator %s%s, dt = %g %s, softening = %g %s\n",
+  std::fprintf(log, "kernel %s (%s), integrator %s%s, dt = %g %s%s, softening = %g %s\n",
                p.kernel.c_str(), precision_name(p.precision), integrator_name(p.integrator),
-               p.post_newtonian ? " + 1PN" : "", p.dt, u.time.c_str(), p.softening,
-               u.length.c_str());
+               p.post_newtonian ? " + 1PN" : "", p.dt, u.time.c_str(),
+               find_integrator(p.integrator).adaptive ? " (output interval; adaptive steps)" : "",
+               p.softening, u.length.c_str());
   if (l.scene.epoch_jd > 0)
     std::fprintf(log, "date: JD %.6f TT (%s)\n", l.scene.epoch_jd,
                  sky::utc_string(l.scene.epoch_jd).c_str());
   std::fprintf(log, "GPU: %s\n", cuda_device_summary().c_str());
-  // run length: the user's steps, else the scene's duration (collisions: through the first
-  // pericentre and the tails), else the default
-  long long steps = o.steps.value_or(kDefaultSteps);
-  if (!o.steps) {
-    if (const RunPlan plan = plan_run(l.scene, p.dt); plan.steps > 0) {
-      steps = plan.steps;
-      std::fprintf(log, "%s\n", plan.line.c_str());
-    }
-  }
+  double duration = 0;  // --duration in the scene's unit (0: none)
+  const long long steps = run_steps(o, l.scene, p, log, duration);
   // about 20 reports in a long run, in multiples of the default interval
   const long long every = o.every.value_or(
       std::max(kDefaultEvery, (steps / 20 + kDefaultEvery - 1) / kDefaultEvery * kDefaultEvery));
@@ -209,10 +230,23 @@ int simulate(const SimulateOptions& o) {
   }
   ProgressBar bar("simulate", double(steps));
   long long done = 0;
+  const double t_end = sim.time() + std::copysign(duration, p.dt);  // with --duration
   while (done < steps) {
     const long long chunk = std::min(every, steps - done);
     p.steps_per_frame = static_cast<int>(chunk);
-    sim.step(p);
+    if (duration > 0 && done + chunk == steps) {
+      // the whole steps of the chunk, then the last one from where the time stands
+      if (chunk > 1) {
+        p.steps_per_frame = static_cast<int>(chunk - 1);
+        sim.step(p);
+      }
+      SimParams last = p;
+      last.dt = t_end - sim.time();
+      last.steps_per_frame = 1;
+      sim.step(last);
+    } else {
+      sim.step(p);
+    }
     done += chunk;
     const Diagnostics d = diagnostics();
     bar.update(double(done));
@@ -249,6 +283,13 @@ void register_simulate_command(CLI::App& app) {
                   "integrator steps (default: the scene's run length where it has one, e.g. a "
                   "collision through its first pericentre and tails; else 200)")
       ->check(CLI::Range(0LL, 2147483647LL));
+  auto* duration =
+      cmd->add_option("--duration", o->duration,
+                      "simulated time to run, whatever the steps: a number and a unit (10yr, "
+                      "365.25d, 2Myr) or a plain number in the scene's time unit; the last step "
+                      "is shortened to land on it (adaptive integrators too)")
+          ->check(non_empty());
+  cmd->get_option("--steps")->excludes(duration);
   cmd->add_option("--every", o->every,
                   "print diagnostics every this many steps (default: 50, or about 20 reports in "
                   "a long run)")
@@ -276,6 +317,10 @@ void register_simulate_command(CLI::App& app) {
           "--steps-per-frame applies to the window and render; simulate runs --steps steps "
           "(--every: how often it reports)");
     if (!o->launch.lesson.empty()) {
+      if (!o->duration.empty())
+        fail(
+            "--duration does not apply to --lesson (the lesson's own duration runs; --steps "
+            "shortens it)");
       // a lesson plays its events between the steps (app/core/lesson_run.hpp)
       if (o->no_diagnostics) fail("--no-diagnostics does not apply to --lesson");
       run_lesson({o->launch, o->steps, o->every, o->output, o->output_format});

@@ -14,6 +14,7 @@
 #include "sim/core/backend.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/integrators/integrator.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/io/format_table.hpp"
 #include "sim/sky/sbdb.hpp"
@@ -128,9 +129,22 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->check(CLI::Range(1, 100000))
       ->group("Physics");
   cmd.add_option("--integrator", o.integrator,
-                 "leapfrog (KDK, 2nd order) or yoshida4 (4th-order symplectic, 3 force "
-                 "evaluations a step); default: the scene's (yoshida4 for the solar system)")
+                 "leapfrog (KDK, 2nd order), yoshida4 (4th-order symplectic, 3 force evaluations "
+                 "a step), whfast (Wisdom-Holman with correctors, planets about a star; CPU "
+                 "kernels) or ias15 (adaptive 15th order, dt = output interval; CPU kernels, "
+                 "double); default: the scene's (yoshida4 for the solar system)")
       ->check(non_empty())
+      ->group("Physics");
+  cmd.add_option("--ias15-epsilon", o.ias15_epsilon,
+                 "IAS15's tolerance: |b6|/|a| per step (Rein & Spiegel 2015)")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-16, 1e-2))
+      ->group("Physics");
+  cmd.add_option("--whfast-corrector", o.whfast_corrector,
+                 "WHFast's symplectic corrector order: 0 (none), 3, 5, 7 or 11 (Wisdom, Holman & "
+                 "Touma 1996), applied at the start and end of each batch of steps")
+      ->capture_default_str()
+      ->check(CLI::IsMember({0, 3, 5, 7, 11}))
       ->group("Physics");
   cmd.add_flag("--pn", o.post_newtonian,
                "1PN (general-relativistic) correction of the Sun's gravity (needs physical units)")
@@ -582,6 +596,18 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   if (o.post_newtonian && o.no_post_newtonian) fail("--pn and --no-pn contradict each other");
   if (l.loaded_run && !l.loaded_run->integrator.empty())
     continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
+  // a host-only integrator (IAS15, WHFast) on a kernel picked for the user: the CPU's pick;
+  // IAS15 without --precision: double (its tolerance is below float's rounding)
+  const IntegratorRow& integ = find_integrator(p.integrator);
+  if (integ.needs_state && o.kernel.empty() && find_kernel(p.kernel).gpu && o.tunables.empty()) {
+    const KernelPick c = choose_kernel(l.scene, false);
+    p.kernel = c.kernel;
+    l.kernel_reason = c.reason + " (integrator " + integ.name + " runs on the host)";
+  }
+  if (integ.needs_double && o.precision.empty() && find_kernel(p.kernel).supports_double)
+    p.precision = Precision::Double;
+  p.ias15_epsilon = o.ias15_epsilon;
+  p.whfast_corrector = o.whfast_corrector;
   // c in the scene's units
   const UnitSystem& u = l.scene.units;
   p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;

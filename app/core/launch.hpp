@@ -35,7 +35,9 @@ struct LaunchOptions {
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
   std::string gpus = "1";          ///< --gpus: a number of GPUs or "all"
-  std::string integrator;          ///< leapfrog or yoshida4; empty: the scene's default
+  std::string integrator;          ///< a row of sim/integrators/; empty: the scene's default
+  double ias15_epsilon = 1e-9;     ///< --ias15-epsilon
+  int whfast_corrector = 11;       ///< --whfast-corrector
   bool post_newtonian = false;     ///< 1PN correction of the Sun's gravity
   bool no_post_newtonian = false;  ///< --no-pn: drop the 1PN term a loaded state records
   std::string lesson;  ///< --lesson: a lesson file (JSON) that scripts the run (docs/LESSONS.md)

@@ -180,8 +180,13 @@ void physics_section(Viewer& v) {
     combo_check("integrator", r.label.c_str());
   if (begin_combo(integrator.c_str(), now.label.c_str())) {
     for (const IntegratorRow& r : integrator_table()) {
-      const std::string item = r.label + ", " + std::to_string(r.force_evaluations) +
-                               (r.force_evaluations == 1 ? " force/step" : " forces/step");
+      // the cost a step, or "adaptive"; "CPU" where it runs on the host only
+      std::string item =
+          r.label + ", " +
+          (r.adaptive ? std::string("adaptive")
+                      : std::to_string(r.force_evaluations) +
+                            (r.force_evaluations == 1 ? " force/step" : " forces/step"));
+      if (r.needs_state) item += ", CPU";
       if (ImGui::Selectable(item.c_str(), r.id == now.id) && r.id != now.id) {
         ph.integrator = r.id;
         edited = true;
@@ -192,7 +197,10 @@ void physics_section(Viewer& v) {
   }
   help_marker(
       "Leapfrog kick-drift-kick, or Yoshida's 4th-order composition of three leapfrog steps: "
-      "for planets, far smaller errors for the same cost (docs/PERFORMANCE.md)");
+      "for planets, far smaller errors for the same cost. WHFast (Wisdom-Holman) follows "
+      "planets about a star with Kepler orbits between kicks; IAS15 chooses its own steps "
+      "(dt is then the output interval) and keeps the error below double rounding. WHFast and "
+      "IAS15 run on CPU kernels; IAS15 in double (docs/PERFORMANCE.md)");
   if (u.physical()) {
     if (ImGui::Checkbox("general relativity (1PN, Sun)", &ph.post_newtonian)) {
       ph.speed_of_light = 299792458.0 * u.time_s / u.length_m;

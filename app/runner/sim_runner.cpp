@@ -256,6 +256,9 @@ void SimRunner::apply(const SimRequest& r) {
       ++live_.physics_requests;
       try {
         validate(r.physics);
+        SimParams with = live_.params;
+        with.physics() = r.physics;
+        validate_kernel_params(with);  // e.g. IAS15 on a GPU kernel, or in float
         live_.params.physics() = r.physics;
       } catch (const std::exception& e) {
         set_error(std::string("physics refused, kept as it was: ") + e.what());

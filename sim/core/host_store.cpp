@@ -46,6 +46,7 @@ void HostStore<T>::set_bodies(const Bodies& b) {
     anchor_.push_back(h.anchor);
   order_.clear();
   acc_valid_ = false;
+  memory_.reset();
   work_ = {};
   // sources first: the heaviest body, the other massive ones, then the massless
   std::size_t heaviest = 0;
@@ -208,6 +209,65 @@ void HostStore<T>::kick_drift(const SimParams& p, double kick, double drift, int
 }
 
 template <typename T>
+void HostStore<T>::total_accelerations(const SimParams& p, HostState& s, int threads) {
+  const std::size_t n = size();
+  if (p.post_newtonian) post_newtonian(p, 0.0, threads);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = user_index(k);
+    s.ax[i] = static_cast<double>(ax_[k]);
+    s.ay[i] = static_cast<double>(ay_[k]);
+    s.az[i] = static_cast<double>(az_[k]);
+    if (p.post_newtonian) {
+      s.ax[i] += static_cast<double>(pnx_[k]);
+      s.ay[i] += static_cast<double>(pny_[k]);
+      s.az[i] += static_cast<double>(pnz_[k]);
+    }
+  }
+}
+
+template <typename T>
+void HostStore<T>::read_state(const SimParams& p, HostState& s, int threads) {
+  const std::size_t n = size();
+  s.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = user_index(k);
+    s.x[i] = x_[k];
+    s.y[i] = y_[k];
+    s.z[i] = z_[k];
+    s.vx[i] = vx_[k];
+    s.vy[i] = vy_[k];
+    s.vz[i] = vz_[k];
+    s.m[i] = m_[k];
+  }
+  total_accelerations(p, s, threads);
+}
+
+template <typename T>
+void HostStore<T>::state_accelerations(const SimParams& p, HostState& s, int threads) {
+  write_state(s, false);
+  run_forces(p, threads);  // a tree kernel may reorder the store: user_index() follows
+  total_accelerations(p, s, threads);
+  acc_valid_ = true;
+  acc_G_ = p.G;
+  acc_eps_ = p.softening;
+}
+
+template <typename T>
+void HostStore<T>::write_state(const HostState& s, bool accelerations_current) {
+  const std::size_t n = size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = user_index(k);
+    x_[k] = static_cast<T>(s.x[i]);
+    y_[k] = static_cast<T>(s.y[i]);
+    z_[k] = static_cast<T>(s.z[i]);
+    vx_[k] = static_cast<T>(s.vx[i]);
+    vy_[k] = static_cast<T>(s.vy[i]);
+    vz_[k] = static_cast<T>(s.vz[i]);
+  }
+  if (!accelerations_current) acc_valid_ = false;
+}
+
+template <typename T>
 void HostStore<T>::step(const SimParams& p, int steps) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -218,13 +278,21 @@ void HostStore<T>::step(const SimParams& p, int steps) {
   const int nt = thread_count(p);
   ensure_accelerations(p);
   // what the integrator composes a step from: this store's kicks and drifts around the
-  // kernel's forces (the time in kicks and drifts is the "integrate" phase)
-  struct Ops final : StepOps {
+  // kernel's forces (the time in kicks and drifts is the "integrate" phase), or its state
+  struct Ops final : StepOps, StateOps {
     HostStore& b;
     int threads;
     StepWork total;
     double integrate_ms = 0;
     Ops(HostStore& backend, int nt) : b(backend), threads(nt) {}
+    StateOps* state() override { return this; }
+    void read(const SimParams& q, HostState& s) override { b.read_state(q, s, threads); }
+    void accelerations(const SimParams& q, HostState& s) override {
+      b.state_accelerations(q, s, threads);
+      total.add(b.work_);
+    }
+    void write(const HostState& s, bool current) override { b.write_state(s, current); }
+    std::unique_ptr<IntegratorMemory>& memory() override { return b.memory_; }
     void evaluate_forces(const SimParams& q) override {
       b.run_forces(q, b.thread_count(q));
       total.add(b.work_);
@@ -236,7 +304,11 @@ void HostStore<T>::step(const SimParams& p, int steps) {
     }
     void closing_kick(const SimParams& q, double kick) override { kick_drift(q, kick, 0.0); }
   } ops(*this, nt);
+  // another integrator's memory is of no use to this one
+  if (memory_owner_ != static_cast<int>(p.integrator)) memory_.reset();
+  memory_owner_ = static_cast<int>(p.integrator);
   find_integrator(p.integrator).run(ops, p, steps);
+  ensure_accelerations(p);  // a state integrator may leave them stale
   StepWork& total = ops.total;
   const double integrate_ms = ops.integrate_ms;
   const auto t1 = clock::now();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/core/backend.hpp"
+#include "sim/integrators/integrator.hpp"
 
 namespace nbody {
 
@@ -84,6 +85,13 @@ class HostStore final : public ForceBackend {
   void post_newtonian(const SimParams& p, double kick, int threads);
   /// v += kick (a + pn), then x += drift v.
   void kick_drift(const SimParams& p, double kick, double drift, int threads);
+  // the state in double, in the user's order, for StateOps (sim/integrators/integrator.hpp)
+  std::size_t user_index(std::size_t k) const { return order_.empty() ? k : order_[k]; }
+  /// s.a = ax_ (+ the 1PN term at the stored velocities).
+  void total_accelerations(const SimParams& p, HostState& s, int threads);
+  void read_state(const SimParams& p, HostState& s, int threads);
+  void state_accelerations(const SimParams& p, HostState& s, int threads);
+  void write_state(const HostState& s, bool accelerations_current);
 
   const KernelInfo& info_;
   std::unique_ptr<HostForceKernel<T>> kernel_;
@@ -102,6 +110,10 @@ class HostStore final : public ForceBackend {
   std::size_t dominant_ = 0;           ///< stored index of the most massive body (the 1PN source)
   bool acc_valid_ = false;
   double acc_G_ = 0, acc_eps_ = 0;
+  /// What the last integrator that used the state keeps between calls, and which one it was
+  /// (dropped by set_bodies() and when another integrator runs).
+  std::unique_ptr<IntegratorMemory> memory_;
+  int memory_owner_ = -1;
   double last_ms_ = 0;
 };
 

@@ -40,6 +40,11 @@ void validate(const PhysicsParams& p) {
     fail("softening (epsilon) must be >= 0 (got ", p.softening, ")");
   if (!std::isfinite(p.G) || !(p.G > 0)) fail("G must be > 0 (got ", p.G, ")");
   (void)find_integrator(p.integrator);  // throws for a value with no row
+  if (!std::isfinite(p.ias15_epsilon) || !(p.ias15_epsilon > 0) || p.ias15_epsilon >= 1)
+    fail("ias15 epsilon must be in (0, 1) (got ", p.ias15_epsilon, "; 1e-9 is the default)");
+  if (p.whfast_corrector != 0 && p.whfast_corrector != 3 && p.whfast_corrector != 5 &&
+      p.whfast_corrector != 7 && p.whfast_corrector != 11)
+    fail("whfast corrector order must be 0, 3, 5, 7 or 11 (got ", p.whfast_corrector, ")");
   if (p.post_newtonian && (!std::isfinite(p.speed_of_light) || !(p.speed_of_light > 0)))
     fail("post-Newtonian correction needs the speed of light > 0 in the scene's units (got ",
          p.speed_of_light, "); the solar units have it");

@@ -18,9 +18,12 @@ Precision parse_precision(const std::string& s, const std::string& what = "preci
 enum class Integrator {
   Leapfrog,  ///< kick-drift-kick, 2nd order, one force evaluation per step
   Yoshida4,  ///< Yoshida's (1990) 4th-order symplectic composition of three leapfrogs (3 forces)
+  IAS15,     ///< Rein & Spiegel (2015) adaptive 15th-order Gauss-Radau (host, double)
+  WHFast,    ///< Rein & Tamayo (2015) Wisdom-Holman in Jacobi coordinates with correctors (host)
 };
 const char* integrator_name(Integrator i);
-/// "leapfrog" or "yoshida4"; throws nbody::Error naming `what` otherwise.
+/// "leapfrog", "yoshida4", "ias15" or "whfast" (or an alias); throws nbody::Error naming `what`
+/// otherwise.
 Integrator parse_integrator(const std::string& s, const std::string& what = "integrator");
 /// Force evaluations per step of `i` (for equal-cost comparisons).
 int force_evaluations(Integrator i);
@@ -38,6 +41,12 @@ struct PhysicsParams {
   bool post_newtonian = false;
   /// c in the scene's units (AU/day for the solar units: 173.1446...); used by post_newtonian.
   double speed_of_light = 0;
+  /// IAS15's tolerance: the step is chosen so that the last term of the acceleration's series
+  /// is this fraction of the largest acceleration (Rein & Spiegel 2015: 1e-9; > 0).
+  double ias15_epsilon = 1e-9;
+  /// WHFast's symplectic corrector order (Wisdom, Holman & Touma 1996): 0 (none), 3, 5, 7 or
+  /// 11, applied at the start and end of each batch of steps.
+  int whfast_corrector = 11;
 };
 
 /// Which kernel computes the forces: a structural choice (changing it makes a new backend),

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 #include "sim/core/error.hpp"
@@ -124,6 +125,38 @@ std::string format_time_rounded(double t, const UnitSystem& u, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g %s", v, label.c_str());
   return buf;
+}
+
+double parse_duration(const std::string& text, const UnitSystem& u, const std::string& what) {
+  // the number, then the unit (spaces allowed between)
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    fail(what, ": '", text,
+         "' is not a time (a number and a unit: 10yr, 3.5 d, 2 Myr, or a number ",
+         "in the scene's unit ", u.time, ")");
+  }
+  std::string unit = text.substr(used);
+  unit.erase(0, unit.find_first_not_of(' '));
+  unit.erase(unit.find_last_not_of(' ') + 1);
+  if (!std::isfinite(value) || !(value > 0))
+    fail(what, ": the time must be finite and > 0 (got '", text, "')");
+  if (unit.empty() || unit == u.time) return value;
+  static const std::pair<const char*, double> kUnits[] = {
+      {"d", kDay},          {"day", kDay},        {"days", kDay},
+      {"yr", kYear},        {"year", kYear},      {"years", kYear},
+      {"kyr", 1e3 * kYear}, {"Myr", 1e6 * kYear}, {"Gyr", 1e9 * kYear}};
+  for (const auto& [name, seconds] : kUnits) {
+    if (unit != name) continue;
+    if (!u.physical())
+      fail(what, ": '", text, "' has a unit, but the scene's units (", u.name,
+           ") are dimensionless: give a plain number in its time unit (", u.time, ")");
+    return value * seconds / u.time_s;
+  }
+  fail(what, ": unknown time unit '", unit, "' in '", text, "' (allowed: d, yr, kyr, Myr, Gyr, ",
+       "or the scene's unit ", u.time, ")");
 }
 
 }  // namespace nbody::units

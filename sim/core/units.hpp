@@ -44,6 +44,12 @@ Conversion conversion(const UnitSystem& from, const UnitSystem& to);
 
 /// Time in the system's own unit expressed in a readable unit ("12.3 days", "45.6 Myr").
 std::string format_time(double t, const UnitSystem& u);
+/// A span of simulated time given as text, in the time unit of `u`: a number and a unit, "10yr",
+/// "3.5 d", "2 Myr" (d, day(s), yr, year(s), kyr, Myr, Gyr need physical units), or a plain
+/// number or one followed by the scene's own unit label ("3.5", "3.5 T") in the scene's unit.
+/// Must be finite and > 0. Throws nbody::Error naming `what` (e.g. "--duration") and what is
+/// wrong.
+double parse_duration(const std::string& text, const UnitSystem& u, const std::string& what);
 /// format_time() rounded to `digits` significant digits in the unit shown ("260 Myr", "4.7 T").
 std::string format_time_rounded(double t, const UnitSystem& u, int digits = 2);
 }  // namespace units

@@ -8,6 +8,7 @@
 #include "sim/core/backend.hpp"
 #include "sim/core/error.hpp"
 #include "sim/forces/cpu/kernels.hpp"
+#include "sim/integrators/integrator.hpp"
 #ifdef NBODY_HAVE_CUDA
 #include "sim/cuda/cuda_kernels.hpp"
 #endif
@@ -272,6 +273,7 @@ void validate_kernel_params(const SimParams& p) {
   const KernelInfo& k = find_kernel(p.kernel);
   if (p.precision == Precision::Double && !k.supports_double && k.supports_float)
     fail("precision: kernel '", k.name, "' supports float only");
+  validate_integrator(p, k.gpu);  // IAS15 and WHFast: host only; IAS15: double
   for (const Tunable& t : k.tunables) {
     const double v = k.value(p, t.key);
     if (!t.valid(v))

@@ -621,3 +621,39 @@ TEST_F(Cli, EveryFormatOfTheTableIsAChoice) {
     EXPECT_NE(r.out.find(std::string("(") + row->name + ")"), std::string::npos) << r.out;
   }
 }
+
+// issue 21: --duration runs a simulated time whatever the steps (the last step shortened to land
+// on it), with the fixed-step and the adaptive integrators; errors name the option
+TEST_F(Cli, DurationLandsOnTheTime) {
+  struct Case {
+    std::string args, elapsed;
+  };
+  for (const Case& c :
+       {Case{"--duration 1yr", "elapsed=365.25 "}, Case{"--duration 10d --dt 3", "elapsed=10 "},
+        Case{"--duration 10.5 --dt 3 --integrator ias15", "elapsed=10.5 "},
+        Case{"--duration 0.1yr --integrator whfast", "elapsed=36.525 "}}) {
+    SCOPED_TRACE(c.args);
+    const Result r = run("simulate --kernel cpu-reference --scene sun-earth-moon " + c.args +
+                         " -o " + at("d.csv"));
+    ASSERT_EQ(r.rc, 0) << r.out;
+    const std::string head = read(at("d.csv")).substr(0, 600);
+    EXPECT_NE(head.find(c.elapsed), std::string::npos) << head;
+  }
+  for (const Case& c : {Case{"--duration '5 parsec'", "unknown time unit 'parsec'"},
+                        Case{"--duration 1yr --steps 5", "excludes"}, Case{"--duration -2d", "> 0"},
+                        Case{"--duration 1yr --scene plummer -n 64", "dimensionless"},
+                        Case{"--kernel cpu-openmp --integrator ias15 --precision float --steps 1",
+                             "needs --precision double"}}) {
+    SCOPED_TRACE(c.args);
+    const bool scene = c.args.find("--scene") != std::string::npos;
+    const bool kernel = c.args.find("--kernel") != std::string::npos;
+    const Result r = run(std::string("simulate ") + (kernel ? "" : "--kernel cpu-reference ") +
+                         (scene ? "" : "--scene sun-earth-moon ") + c.args);
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find(c.elapsed), std::string::npos) << r.out;
+    if (c.args.find("--duration") != std::string::npos &&
+        c.args.find("steps") == std::string::npos) {
+      EXPECT_NE(r.out.find("--duration"), std::string::npos) << r.out;
+    }
+  }
+}

@@ -1,6 +1,8 @@
 #include "sim/core/units.hpp"
 
 #include <cmath>
+#include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -66,4 +68,35 @@ TEST(Units, FormatTimeRounded) {
   EXPECT_EQ(units::format_time_rounded(0.0123, units::henon()), "0.012 T");
   EXPECT_EQ(units::format_time_rounded(3652.5, units::solar(), 1), "10 yr");
   EXPECT_EQ(units::format_time_rounded(0, units::henon()), "0 T");
+}
+
+TEST(Units, ParseDurationInUnitsOrTheScenes) {
+  const UnitSystem solar = units::solar(), henon = units::henon(), gal = units::galactic();
+  EXPECT_DOUBLE_EQ(units::parse_duration("10yr", solar, "--duration"), 3652.5);
+  EXPECT_DOUBLE_EQ(units::parse_duration("10 yr", solar, "--duration"), 3652.5);
+  EXPECT_DOUBLE_EQ(units::parse_duration("365.25d", solar, "--duration"), 365.25);
+  EXPECT_DOUBLE_EQ(units::parse_duration("3.5", solar, "--duration"), 3.5);      // days
+  EXPECT_DOUBLE_EQ(units::parse_duration("3.5 day", solar, "--duration"), 3.5);  // its label
+  EXPECT_DOUBLE_EQ(units::parse_duration("3.5", henon, "--duration"), 3.5);
+  EXPECT_DOUBLE_EQ(units::parse_duration("2 T", henon, "--duration"), 2.0);
+  EXPECT_NEAR(units::parse_duration("1Myr", gal, "--duration"), 1e6 * 365.25 * 86400 / gal.time_s,
+              1e-15);
+  // each error names the option and what is wrong
+  auto error_of = [](const std::string& text, const UnitSystem& u) -> std::string {
+    try {
+      units::parse_duration(text, u, "--duration");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
+  };
+  for (const auto& [text, u, says] :
+       {std::tuple{"10 parsec", solar, "unknown time unit 'parsec'"},
+        std::tuple{"ten years", solar, "not a time"}, std::tuple{"-1yr", solar, "> 0"},
+        std::tuple{"0", solar, "> 0"}, std::tuple{"inf", solar, "finite"},
+        std::tuple{"1yr", henon, "dimensionless"}}) {
+    const std::string what = error_of(text, u);
+    EXPECT_NE(what.find("--duration"), std::string::npos) << text << ": " << what;
+    EXPECT_NE(what.find(says), std::string::npos) << text << ": " << what;
+  }
 }
