@@ -172,6 +172,7 @@ void Viewer::send_requests() {
     SimRequest q;
     q.kind = SimRequest::Kind::Scene;
     q.what = "scene " + preset_name;
+    q.scene_defaults = true;
     q.make = [name = preset_name, sp = preset_params] { return make_scene(name, sp); };
     runner_->request(std::move(q));
   }

@@ -14,6 +14,7 @@
 #include "sim/backend.hpp"
 #include "sim/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/sky/fit.hpp"
 #include "sim/sky/sbdb.hpp"
 #include "sim/units.hpp"
 
@@ -102,7 +103,8 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->check(CLI::IsMember(kernel_names()))
       ->group("Physics");
   cmd.add_option("--precision", o.precision,
-                 "float or double (default: float, double for kernels that compute only in double)")
+                 "float or double (default: float; double for the real-sky scenes and for "
+                 "kernels that compute only in double)")
       ->check(CLI::IsMember({"float", "double"}))
       ->group("Physics");
   cmd.add_option("--dt", o.dt, "time step in the scene's time unit (default: the scene's)")
@@ -540,6 +542,8 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
     }
     l.scene = make_scene(o.scene, sp);
   }
+  for (const std::string& n : l.scene.notes)
+    std::fprintf(stderr, "nbody: %s\n", n.c_str());
   if (!o.small_bodies.empty()) {
     sky::SmallBodyOptions so;
     so.classes = o.small_body_classes;
@@ -568,6 +572,13 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   // a saved state restores its kernel choice where the command line names none
   if (l.loaded_run && !l.loaded_run->kernel.empty()) restore_kernel_choice(*l.loaded_run, o, l, p);
   const KernelInfo& chosen = find_kernel(p.kernel);
+  // the scene's precision (double for the real sky) unless --precision or a saved state says
+  if (o.precision.empty() && !l.loaded_run && l.scene.precision == Precision::Double &&
+      chosen.supports_double)
+    p.precision = Precision::Double;
+  if (o.precision == "float" && l.scene.precision == Precision::Double)
+    std::fprintf(stderr, "nbody: note: --precision float on the real sky: %s\n",
+                 sky::float_cost_line());
   if (!chosen.supports_float) {
     if (o.precision == "float")
       fail("--precision float: kernel '", chosen.name, "' computes in double precision only");
@@ -576,7 +587,8 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   apply_tunables(o.tunables, chosen, p);
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
-  p.post_newtonian = o.post_newtonian;
+  // the 1PN term: --pn, or the scene's default (the real sky) unless --no-pn
+  p.post_newtonian = o.post_newtonian || (l.scene.post_newtonian && !o.no_post_newtonian);
   if (o.post_newtonian && o.no_post_newtonian) fail("--pn and --no-pn contradict each other");
   if (l.loaded_run && !l.loaded_run->integrator.empty())
     continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
