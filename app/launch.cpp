@@ -161,6 +161,11 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   cmd.add_flag("--small-bodies-massless", o.small_bodies_massless,
                "the same as --small-bodies-masses none")
       ->group("Scene");
+  cmd.add_flag("--small-bodies-kepler", o.small_bodies_kepler,
+               "place the small bodies on their Kepler orbits (two-body) instead of carrying them "
+               "from their elements' epochs by integration with the planets (the default; cached "
+               "per date)")
+      ->group("Scene");
 }
 
 std::string option_name(const std::string& key) {
@@ -555,13 +560,14 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
         fail("--small-bodies-massless contradicts --small-bodies-masses ", o.small_body_masses);
       so.masses = sky::SmallBodyMasses::None;
     }
+    so.carry = !o.small_bodies_kepler;
     so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
     sky::add_small_bodies(l.scene, o.small_bodies, so);
   } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless ||
-             !o.small_body_masses.empty()) {
+             !o.small_body_masses.empty() || o.small_bodies_kepler) {
     fail(
-        "--small-bodies-class, --small-bodies-max, --small-bodies-masses and "
-        "--small-bodies-massless need --small-bodies FILE");
+        "--small-bodies-class, --small-bodies-max, --small-bodies-masses, "
+        "--small-bodies-massless and --small-bodies-kepler need --small-bodies FILE");
   }
   // no kernel named: the fastest one accurate enough for this scene (same side, GPU or CPU)
   if (o.kernel.empty()) {
