@@ -17,6 +17,7 @@
 #include "sim/integrators/integrator.hpp"
 #include "sim/io/detail.hpp"
 #include "sim/io/format_table.hpp"
+#include "sim/sky/fit.hpp"
 #include "sim/sky/sbdb.hpp"
 
 namespace nbody::app {
@@ -106,7 +107,8 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->check(CLI::IsMember(kernel_names()))
       ->group("Physics");
   cmd.add_option("--precision", o.precision,
-                 "float or double (default: float, double for kernels that compute only in double)")
+                 "float or double (default: float; double for the real-sky scenes and for "
+                 "kernels that compute only in double)")
       ->check(CLI::IsMember({"float", "double"}))
       ->group("Physics");
   cmd.add_option("--dt", o.dt, "time step in the scene's time unit (default: the scene's)")
@@ -175,6 +177,11 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
       ->group("Scene");
   cmd.add_flag("--small-bodies-massless", o.small_bodies_massless,
                "the same as --small-bodies-masses none")
+      ->group("Scene");
+  cmd.add_flag("--small-bodies-kepler", o.small_bodies_kepler,
+               "place the small bodies on their Kepler orbits (two-body) instead of carrying them "
+               "from their elements' epochs by integration with the planets (the default; cached "
+               "per date)")
       ->group("Scene");
 }
 
@@ -556,6 +563,8 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
     }
     l.scene = make_scene(o.scene, sp);
   }
+  for (const std::string& n : l.scene.notes)
+    std::fprintf(stderr, "nbody: %s\n", n.c_str());
   if (!o.small_bodies.empty()) {
     sky::SmallBodyOptions so;
     so.classes = o.small_body_classes;
@@ -567,13 +576,14 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
         fail("--small-bodies-massless contradicts --small-bodies-masses ", o.small_body_masses);
       so.masses = sky::SmallBodyMasses::None;
     }
+    so.carry = !o.small_bodies_kepler;
     so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
     sky::add_small_bodies(l.scene, o.small_bodies, so);
   } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless ||
-             !o.small_body_masses.empty()) {
+             !o.small_body_masses.empty() || o.small_bodies_kepler) {
     fail(
-        "--small-bodies-class, --small-bodies-max, --small-bodies-masses and "
-        "--small-bodies-massless need --small-bodies FILE");
+        "--small-bodies-class, --small-bodies-max, --small-bodies-masses, "
+        "--small-bodies-massless and --small-bodies-kepler need --small-bodies FILE");
   }
   // no kernel named: the fastest one accurate enough for this scene (same side, GPU or CPU)
   if (o.kernel.empty()) {
@@ -584,6 +594,13 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   // a saved state restores its kernel choice where the command line names none
   if (l.loaded_run && !l.loaded_run->kernel.empty()) restore_kernel_choice(*l.loaded_run, o, l, p);
   const KernelInfo& chosen = find_kernel(p.kernel);
+  // the scene's precision (double for the real sky) unless --precision or a saved state says
+  if (o.precision.empty() && !l.loaded_run && l.scene.precision == Precision::Double &&
+      chosen.supports_double)
+    p.precision = Precision::Double;
+  if (o.precision == "float" && l.scene.precision == Precision::Double)
+    std::fprintf(stderr, "nbody: note: --precision float on the real sky: %s\n",
+                 sky::float_cost_line());
   if (!chosen.supports_float) {
     if (o.precision == "float")
       fail("--precision float: kernel '", chosen.name, "' computes in double precision only");
@@ -592,7 +609,8 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   apply_tunables(o.tunables, chosen, p);
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
-  p.post_newtonian = o.post_newtonian;
+  // the 1PN term: --pn, or the scene's default (the real sky) unless --no-pn
+  p.post_newtonian = o.post_newtonian || (l.scene.post_newtonian && !o.no_post_newtonian);
   if (o.post_newtonian && o.no_post_newtonian) fail("--pn and --no-pn contradict each other");
   if (l.loaded_run && !l.loaded_run->integrator.empty())
     continue_integrator(*l.loaded_run, o, l.scene.integrator, p);

@@ -47,6 +47,7 @@ struct LaunchOptions {
   std::size_t small_bodies_max = 0;             ///< at most this many (0: all)
   std::string small_body_masses;                ///< largest|none|estimated (empty: largest)
   bool small_bodies_massless = false;           ///< --small-bodies-masses none
+  bool small_bodies_kepler = false;  ///< --small-bodies-kepler: two-body orbits, not carried
   // file loading
   std::string input_units;  ///< units of a file that stores none (Tipsy, plain CSV); "" = Hénon
   std::vector<std::string> components;  ///< AGORA / Tipsy components: disk,bulge,halo,gas,star,dark

@@ -16,6 +16,7 @@
 #include "sim/core/backend.hpp"
 #include "sim/integrators/integrator.hpp"
 #include "sim/sky/ephemeris.hpp"
+#include "sim/sky/fit.hpp"
 
 namespace nbody::app {
 
@@ -145,6 +146,9 @@ void kernel_section(Viewer& v) {
     c.precision = prec ? Precision::Double : Precision::Float;
     v.set_kernel_choice(c);
   }
+  // the real sky asks for double: what float costs it, measured
+  if (prec == 0 && v.scene().precision == Precision::Double)
+    ImGui::TextWrapped("%s", sky::float_cost_line());
   // GPUs: one slice of the bodies per GPU, positions exchanged with NCCL each step
   const int devices = cuda_device_count();
   if (cur->gpu && devices > 1) {

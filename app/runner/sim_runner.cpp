@@ -240,7 +240,7 @@ void SimRunner::apply(const SimRequest& r) {
     case SimRequest::Kind::Scene: {
       try {
         Scene s = r.make();
-        start_scene(std::move(s), r.override, r.what);
+        start_scene(std::move(s), r.override, r.what, r.scene_defaults);
       } catch (const std::exception& e) {
         set_error(r.what + " failed, old scene kept: " + e.what());
       }
@@ -375,13 +375,21 @@ void SimRunner::monitor(const SimControls& c) {
   if (comparing && !compare_.running()) reset_pacing();
 }
 
-void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const std::string& what) {
-  // the scene's dt, ε and G (or the command line's); the kernel, integrator and 1PN go on
+void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const std::string& what,
+                            bool scene_defaults) {
+  // the scene's dt, ε and G (or the command line's); the kernel, integrator and 1PN go on,
+  // but for a real-sky scene chosen in the panel, which starts with its best model
   SimParams p = live_.params;
   p.dt = scene.dt;
   p.softening = scene.softening;
   p.G = scene.units.G;
   override.apply(p.physics());
+  if (scene_defaults && (scene.precision == Precision::Double || scene.post_newtonian)) {
+    p.integrator = scene.integrator;
+    p.post_newtonian = scene.post_newtonian;
+    if (scene.precision == Precision::Double && find_kernel(p.kernel).supports_double)
+      p.precision = Precision::Double;
+  }
   const UnitSystem& u = scene.units;
   p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;
   std::string note;
@@ -416,8 +424,13 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   trail_local_samples_ = 0;
   positions_dirty_ = true;
   reset_pacing();
+  // the real sky's fit residual (the first scene's notes were printed by the command)
+  std::string notes;
+  for (const std::string& n : scene_->notes)
+    notes += "; " + n;
   if (!what.empty())
-    set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel + note);
+    set_message(what + ": " + std::to_string(sim_->size()) + " bodies, kernel " + p.kernel + note +
+                notes);
   live_.error.clear();
 }
 

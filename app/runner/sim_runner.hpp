@@ -123,6 +123,9 @@ struct SimRequest {
   /// Scene: the values that replace the scene's dt, ε and G (the command line's, for the first
   /// scene; none for the panel's scenes).
   PhysicsOverride override;
+  /// Scene: a scene chosen in the panel; a real-sky scene then starts with its best model
+  /// (its integrator, double precision where the kernel has it, the 1PN term).
+  bool scene_defaults = false;
   KernelChoice choice;                ///< SwitchKernel: kernel, precision, GPUs and tunables
   PhysicsParams physics;              ///< SetPhysics: the new physics (validated on arrival)
   std::vector<CompareEntry> entries;  ///< Compare: what to compare (empty: compare_entries())
@@ -288,7 +291,8 @@ class SimRunner {
   void apply(const SimRequest& r);
   void apply_reset();
   void apply_switch_kernel(const SimRequest& r);
-  void start_scene(Scene scene, const PhysicsOverride& override, const std::string& what);
+  void start_scene(Scene scene, const PhysicsOverride& override, const std::string& what,
+                   bool scene_defaults = false);
   long long plan_batch(const SimControls& c, bool single, double& wait_s);
   void run_batch(const SimControls& c, long long steps);
   void run_steps(const SimControls& c, long long steps, bool device);

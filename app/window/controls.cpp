@@ -7,6 +7,7 @@ SimRequest scene_request(const std::string& name, const SceneParams& params) {
   SimRequest q;
   q.kind = SimRequest::Kind::Scene;
   q.what = "scene " + name;
+  q.scene_defaults = true;  // a real-sky scene starts with its best model
   q.make = [name, params] { return make_scene(name, params); };
   return q;
 }

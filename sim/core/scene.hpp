@@ -27,6 +27,14 @@ struct Scene {
   double speed = 0;             ///< default simulated time per real second (0: 60 steps of dt)
   /// Default integrator (planetary scenes: 4th-order Yoshida; SimParams::integrator starts here).
   Integrator integrator = Integrator::Leapfrog;
+  /// Default precision and 1PN term: the real-sky scenes ask for double and the Sun's 1PN term
+  /// (their best model, issue 21); every command starts them so unless told otherwise
+  /// (--precision float, --no-pn, the panel).
+  Precision precision = Precision::Float;
+  bool post_newtonian = false;
+  /// Lines for the user when the scene starts (the ephemeris fit's residual, a cache notice);
+  /// the commands print them.
+  std::vector<std::string> notes;
   /// Julian date (TT, the ephemeris' time scale) of t = 0 for scenes of the real sky (solar
   /// system, SBDB files); 0 when the scene has no calendar. The date at time t is epoch_jd +
   /// t in days, shown in UTC by sky::utc_string() (TT - UTC = 69.184 s since 2017).

@@ -209,18 +209,27 @@ std::vector<SceneInfo> build_table() {
          "0: now",
          0, 2597641.5, 0},
         {"barycentric", "barycentric frame",
-         "1: shift to the barycentre at rest; 0: heliocentric (the Sun at rest at 0)", 0, 1, 1}},
+         "1: shift to the barycentre at rest; 0: heliocentric (the Sun at rest at 0)", 0, 1, 1},
+        {"fit", "fitted states",
+         "1: starting states fitted to the ephemeris over +-5 years with the scene's own model "
+         "(cached per date); 0: the ephemeris' states as they are",
+         0, 1, 1, true}},
        wrap<scenes::make_solar_system>("solar-system")});
-  t.push_back({"sun-earth-moon",
-               "Sun, Earth, Moon",
-               "the Sun, the Earth and the Moon alone, on any date (Swiss Ephemeris)",
-               false,
-               3,
-               {{"jd", "date (JD TT)",
-                 "Julian date (TT) of the initial state, 1800 to 2399 (2378496.5 to 2597641.5); "
-                 "0: now",
-                 0, 2597641.5, 0}},
-               wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
+  t.push_back(
+      {"sun-earth-moon",
+       "Sun, Earth, Moon",
+       "the Sun, the Earth and the Moon alone, on any date (Swiss Ephemeris)",
+       false,
+       3,
+       {{"jd", "date (JD TT)",
+         "Julian date (TT) of the initial state, 1800 to 2399 (2378496.5 to 2597641.5); "
+         "0: now",
+         0, 2597641.5, 0},
+        {"fit", "fitted states",
+         "1: starting states fitted to the ephemeris over +-5 years with the scene's own model "
+         "(cached per date); 0: the ephemeris' states as they are",
+         0, 1, 1, true}},
+       wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
   t.push_back({"planet-into-jupiter",
                "Planet into Jupiter",
                "crash an Earth-mass planet into Jupiter past the Galilean moons (merging on)",

@@ -6,8 +6,10 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/integrators/integrator.hpp"
 #include "sim/scenes/common.hpp"
 #include "sim/sky/ephemeris.hpp"
+#include "sim/sky/fit.hpp"
 
 namespace nbody::scenes {
 
@@ -37,15 +39,27 @@ double scene_jd(const Params& p) {
   return jd;
 }
 
-// heliocentric ecliptic J2000 states from the Swiss Ephemeris, DE430 masses
-Bodies ephemeris_bodies(double jd, std::initializer_list<sky::Body> which) {
-  Bodies b;
-  for (const sky::Body k : which) {
-    const sky::State st = sky::heliocentric_state(k, jd);
-    b.add(st.r[0], st.r[1], st.r[2], st.v[0], st.v[1], st.v[2], sky::body_mass(k),
-          k == sky::Body::Sun ? Component::Star : Component::Planet, sky::body_name(k));
-  }
+// the bodies at the scene's date with DE430 masses: their states fitted to the ephemeris with
+// the scene's model (parameter fit = 1, the default; barycentric) or the ephemeris' own
+// (heliocentric ecliptic J2000)
+Bodies sky_bodies(const Params& p, double jd, const std::vector<sky::Body>& which, Scene& s) {
+  if (p.get("fit") < 0.5) return sky::ephemeris_bodies(which, jd);
+  sky::FitOptions o;
+  o.notice = [&s](const std::string& m) { s.notes.push_back(m); };
+  sky::FitReport r;
+  Bodies b = sky::fitted_bodies(which, jd, o, &r);
+  s.notes.push_back(s.name + ": " + r.summary());
   return b;
+}
+
+// the real-sky scenes' best model: double precision, the Sun's 1PN term, the sky model's
+// integrator and step (docs/PERFORMANCE.md: its errors against the ephemeris)
+void best_model(Scene& s) {
+  const sky::SkyModel m = sky::default_sky_model();
+  s.integrator = find_integrator(m.integrator, "sky model").id;
+  s.dt = m.dt;
+  s.precision = Precision::Double;
+  s.post_newtonian = m.post_newtonian;
 }
 
 }  // namespace
@@ -55,16 +69,17 @@ Scene make_solar_system(const Params& p) {
   const double jd = scene_jd(p);
   Scene s;
   s.name = "solar-system";
+  const bool fit = p.get("fit") >= 0.5;
   s.description = "Sun, 8 planets, the Moon and Pluto at " + sky::utc_string(jd) +
-                  " (Swiss Ephemeris, heliocentric ecliptic J2000; DE430 masses)";
+                  (fit ? " (fitted to the Swiss Ephemeris" : " (Swiss Ephemeris") +
+                  ", ecliptic J2000; DE430 masses)";
   s.units = units::solar();
-  s.bodies = ephemeris_bodies(
-      jd, {Body::Sun, Body::Mercury, Body::Venus, Body::Earth, Body::Moon, Body::Mars,
-           Body::Jupiter, Body::Saturn, Body::Uranus, Body::Neptune, Body::Pluto});
+  s.bodies = sky_bodies(p, jd,
+                        {Body::Sun, Body::Mercury, Body::Venus, Body::Earth, Body::Moon, Body::Mars,
+                         Body::Jupiter, Body::Saturn, Body::Uranus, Body::Neptune, Body::Pluto},
+                        s);
   s.epoch_jd = jd;
-  // 4th order, 3 forces a step: 0.1 d gives 273 steps per lunar orbit (docs/PERFORMANCE.md)
-  s.integrator = Integrator::Yoshida4;
-  s.dt = 0.1;
+  best_model(s);
   s.softening = 0.0;
   s.camera_distance = 6.0;  // the inner planets fill the view; zoom out for the giants
   s.trails = true;
@@ -72,6 +87,13 @@ Scene make_solar_system(const Params& p) {
   if (p.get("barycentric") >= 0.5) {
     finish(s);
   } else {
+    // the Sun at rest at the origin
+    Bodies& b = s.bodies;
+    const double sun[6] = {b.x[0], b.y[0], b.z[0], b.vx[0], b.vy[0], b.vz[0]};
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      b.x[i] -= sun[0], b.y[i] -= sun[1], b.z[i] -= sun[2];
+      b.vx[i] -= sun[3], b.vy[i] -= sun[4], b.vz[i] -= sun[5];
+    }
     s.bodies.validate("scene 'solar-system'");
   }
   return s;
@@ -83,12 +105,12 @@ Scene make_sun_earth_moon(const Params& p) {
   Scene s;
   s.name = "sun-earth-moon";
   s.description = "the Sun, the Earth and the Moon at " + sky::utc_string(jd) +
-                  " (Swiss Ephemeris; DE430 masses)";
+                  (p.get("fit") >= 0.5 ? " (fitted to the Swiss Ephemeris" : " (Swiss Ephemeris") +
+                  "; DE430 masses)";
   s.units = units::solar();
-  s.bodies = ephemeris_bodies(jd, {Body::Sun, Body::Earth, Body::Moon});
+  s.bodies = sky_bodies(p, jd, {Body::Sun, Body::Earth, Body::Moon}, s);
   s.epoch_jd = jd;
-  s.integrator = Integrator::Yoshida4;
-  s.dt = 0.05;
+  best_model(s);
   s.softening = 0.0;
   s.camera_distance = 2.5;
   s.trails = true;

@@ -15,6 +15,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/io/detail.hpp"
+#include "sim/sky/carry.hpp"
 
 namespace nbody::sky {
 
@@ -506,13 +507,14 @@ std::vector<SmallBody> select(const std::vector<SmallBody>& all, const SmallBody
 
 Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
                            const SmallBodyOptions& opt, std::vector<std::string>* classes,
-                           const std::string& source) {
+                           const std::string& source, const std::vector<State>* states) {
   Bodies out;
   out.reserve(bodies.size());
-  for (const SmallBody& b : bodies) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const SmallBody& b = bodies[i];
     State s;
     try {
-      s = state_from_elements(b.el, kGmSun, jd);
+      s = states ? states->at(i) : state_from_elements(b.el, kGmSun, jd);
     } catch (const Error& e) {
       fail(source, ": row ", b.row, b.name.empty() ? "" : " (" + io::detail::quote(b.name) + ")",
            ": ", e.what());
@@ -595,6 +597,9 @@ void add_small_bodies(Scene& s, const std::vector<std::string>& paths,
   if (s.body_class.size() != s.bodies.size()) s.body_class.assign(s.bodies.size(), "");
   std::set<std::string> found, in_files;  // classes of the bodies added, of all (upper case)
   bool full = false;                      // opt.max reached
+  // every file's bodies, carried to the date together (one run with the planets)
+  std::vector<SmallBody> all;
+  std::vector<std::pair<std::string, std::size_t>> from;  // file and how many of all
   for (const std::string& path : paths) {
     // streamed: only the bodies passing the filter are kept
     SbdbFilter filter;
@@ -606,19 +611,8 @@ void add_small_bodies(Scene& s, const std::vector<std::string>& paths,
     for (const SmallBody& b : chosen)
       found.insert(upper(b.orbit_class));
     in_files.insert(d.classes.begin(), d.classes.end());
-    Bodies add = heliocentric_bodies(chosen, s.epoch_jd, opt, &s.body_class, path);
-    // heliocentric -> the scene's frame: add the Sun's state
-    const double sx = s.bodies.x[sun], sy = s.bodies.y[sun], sz = s.bodies.z[sun];
-    const double svx = s.bodies.vx[sun], svy = s.bodies.vy[sun], svz = s.bodies.vz[sun];
-    for (std::size_t i = 0; i < add.size(); ++i) {
-      add.x[i] += sx;
-      add.y[i] += sy;
-      add.z[i] += sz;
-      add.vx[i] += svx;
-      add.vy[i] += svy;
-      add.vz[i] += svz;
-    }
-    s.bodies.append(add);
+    all.insert(all.end(), chosen.begin(), chosen.end());
+    from.emplace_back(path, chosen.size());
     if (left.max) {
       left.max -= std::min(left.max, chosen.size());
       if (left.max == 0) {
@@ -639,6 +633,35 @@ void add_small_bodies(Scene& s, const std::vector<std::string>& paths,
                  l += (l.empty() ? "" : ", ") + f;
                return l;
              }(), ")");
+  std::vector<State> carried;
+  if (opt.carry && !all.empty()) {
+    CarryOptions co;
+    co.notice = opt.notice;
+    CarryReport rep;
+    carried = carry_small_bodies(all, s.epoch_jd, co, &rep);
+    if (opt.notice) opt.notice(rep.summary());
+  }
+  std::size_t at = 0;
+  for (const auto& [path, count] : from) {
+    const std::vector<SmallBody> part(all.begin() + at, all.begin() + at + count);
+    std::vector<State> states;
+    if (!carried.empty()) states.assign(carried.begin() + at, carried.begin() + at + count);
+    at += count;
+    Bodies add = heliocentric_bodies(part, s.epoch_jd, opt, &s.body_class, path,
+                                     carried.empty() ? nullptr : &states);
+    // heliocentric -> the scene's frame: add the Sun's state
+    const double sx = s.bodies.x[sun], sy = s.bodies.y[sun], sz = s.bodies.z[sun];
+    const double svx = s.bodies.vx[sun], svy = s.bodies.vy[sun], svz = s.bodies.vz[sun];
+    for (std::size_t i = 0; i < add.size(); ++i) {
+      add.x[i] += sx;
+      add.y[i] += sy;
+      add.z[i] += sz;
+      add.vx[i] += svx;
+      add.vy[i] += svy;
+      add.vz[i] += svz;
+    }
+    s.bodies.append(add);
+  }
   if (barycentric) s.bodies.to_centre_of_mass_frame();
   s.bodies.validate(what + " with small bodies");
 }

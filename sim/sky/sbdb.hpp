@@ -89,8 +89,12 @@ struct SmallBodyOptions {
   SmallBodyMasses masses = SmallBodyMasses::Largest;
   double density = 2000.0;       ///< kg/m³ for masses from diameters
   double default_albedo = 0.14;  ///< geometric albedo when only H is known
-  /// One-line notices (rows skipped for want of elements); may be empty.
+  /// One-line notices (rows skipped for want of elements, how the bodies were carried); may be
+  /// empty.
   std::function<void(const std::string&)> notice;
+  /// add_small_bodies(): carry the bodies from their elements' epochs to the scene's date by
+  /// integration with the planets (sim/sky/carry.hpp; cached per date); false: Kepler orbits.
+  bool carry = true;
 };
 
 /// The mass in solar masses as opt.masses asks. Estimated: GM when given; else rho pi D³ / 6
@@ -102,9 +106,12 @@ std::vector<SmallBody> select(const std::vector<SmallBody>& all, const SmallBody
 /// Heliocentric states of `bodies` at `jd` by two-body propagation about the Sun (mu = k²) from
 /// their own epochs; names, classes and masses filled; component Planet. A propagation error
 /// names `source` and the body's row.
+/// With `states` given (one per body, heliocentric at jd, e.g. from carry_small_bodies()),
+/// those states instead of the two-body propagation.
 Bodies heliocentric_bodies(const std::vector<SmallBody>& bodies, double jd,
                            const SmallBodyOptions& opt, std::vector<std::string>* classes = nullptr,
-                           const std::string& source = "SBDB");
+                           const std::string& source = "SBDB",
+                           const std::vector<State>* states = nullptr);
 
 /// A scene of the file alone: the Sun (1 Msun at the origin) and the bodies propagated to the
 /// most common element epoch of the file; solar units; masses as `masses` says (the largest
@@ -124,7 +131,9 @@ namespace nbody::sky {
 /// Adds the small bodies of the SBDB files `paths` (filtered by opt; opt.max counts over all the
 /// files together) to a scene of the real sky (s.epoch_jd set, solar units, the Sun named
 /// "Sun"): each is propagated to s.epoch_jd and placed relative to the Sun; a barycentric scene
-/// is re-centred. Fills s.body_class. Throws nbody::Error naming the file or the scene.
+/// is re-centred. The bodies are carried from their epochs by integration with the planets
+/// (opt.carry, the default) or on Kepler orbits. Fills s.body_class. Throws nbody::Error naming
+/// the file or the scene.
 void add_small_bodies(Scene& s, const std::vector<std::string>& paths, const SmallBodyOptions& opt);
 
 }  // namespace nbody::sky

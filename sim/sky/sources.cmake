@@ -9,6 +9,10 @@ target_sources(nbody_sim PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ephemeris.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kepler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sbdb.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fit.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fit_cache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fit_solve.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/carry.cpp
 )
 target_include_directories(nbody_sim PRIVATE ${NBODY_SWE_INCLUDE_DIR})
 target_link_libraries(nbody_sim PRIVATE ${NBODY_SWE_LIBRARY} nlohmann_json::nlohmann_json)

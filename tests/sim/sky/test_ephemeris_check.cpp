@@ -51,6 +51,7 @@ struct Errors {
 Errors ten_years(double jd0, double days, double dt, Integrator integ, bool pn) {
   SceneParams sp;
   sp.values["jd"] = jd0;
+  sp.values["fit"] = 0;  // the ephemeris' own states (the fitted ones: test_sky_fit.cpp)
   const Scene s = make_scene("solar-system", sp);
   const SimParams p = solar_params(dt, integ, pn);
   auto backend = make_backend(p);
