@@ -173,8 +173,8 @@ SechSquaredSlab::SechSquaredSlab(double z0, double eps) : z0_(z0) {
     double s = 0;
     for (int j = 0; j < kQ; ++j) {
       const double zq = -qmax + (j + 0.5) * hq, c = std::cosh(zq / z0);
-      const double d = z - zq;
-      s += d / std::sqrt(d * d + eps * eps) / (c * c);
+      const double d = z - zq, d2 = d * d + eps * eps;
+      if (d2 > 0) s += d / std::sqrt(d2) / (c * c);
     }
     pull_[static_cast<std::size_t>(i)] = s * hq / (2 * z0);
   }
