@@ -42,6 +42,7 @@ struct Preset {
   double view_time;      // after pericentre, TT72 units (1e8 yr)
   double yaw, pitch;     // camera direction in degrees (see make_toomre)
   bool view_from_disk1;  // yaw/pitch are TT72's (lambda, beta) relative to disk 1
+  double start;          // initial separation in disk length units (0: the parameter)
 };
 
 // Toomre & Toomre (1972, ApJ 178, 623), transcribed from their figure captions:
@@ -53,18 +54,21 @@ struct Preset {
 //   pericentre) nearly edge-on to the orbit plane (beta 85 deg) along the line of pericentres.
 // 3 M51 + NGC 5195 (fig. 21): companion one-third of the mass and 0.7 of the size (primary rings
 //   0.2-0.633 R_min), e = 0.8, i_4 = -70 deg, i_5 = -60 deg, w_4 = w_5 = -15 deg; drawn at
-//   t = 2.4 from (lambda_4, beta_4) = (65, -20) deg, nearly face-on to M51.
+//   t = 2.4 from (lambda_4, beta_4) = (65, -20) deg, nearly face-on to M51; started at 1.7 R_min
+//   (the caption gives no start).
 // 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of half the
 //   mass falls through the disk along its axis (orbit perpendicular to the disk, pericentre
 //   0.1 of the disk's length unit, in the disk plane), drawn when the first ring has spread
 //   through the outer disk; seen face-on. LT76's own masses were not at hand: illustrative.
 constexpr Preset kPresets[] = {
     {"Antennae, NGC 4038/9 (TT72 fig. 23)", 1, 0.5, 60, -30, 60, -30, 0.75, 0.75, 1, 15, 30, 0,
-     false},
-    {"Mice, NGC 4676 (TT72 fig. 22)", 1, 0.6, 15, -90, 60, -90, 0.7, 0.7, 1, 6.086, 180, 5, false},
+     false, 0},
+    {"Mice, NGC 4676 (TT72 fig. 22)", 1, 0.6, 15, -90, 60, -90, 0.7, 0.7, 1, 6.086, 180, 5, false,
+     0},
     {"M51 + NGC 5195 (TT72 fig. 21)", 1.0 / 3.0, 0.8, -70, -15, -60, -15, 0.633, 0.7 * 0.633, 1,
-     2.4, 65, -20, true},
-    {"ring galaxy (Lynds & Toomre 1976)", 0.5, 1.0, 90, 0, 90, 0, 0.6, 0.3, 0.1, 2.0, 0, 90, true},
+     2.4, 65, -20, true, 1.7},
+    {"ring galaxy (Lynds & Toomre 1976)", 0.5, 1.0, 90, 0, 90, 0, 0.6, 0.3, 0.1, 2.0, 0, 0, true,
+     1.2},
 };
 constexpr int kPresetCount = static_cast<int>(sizeof(kPresets) / sizeof(kPresets[0]));
 
@@ -185,7 +189,10 @@ Scene make_toomre(const Params& p) {
   const double q = ps ? ps->mass_ratio : p.get("mass_ratio"), e = ps ? ps->e : p.get("e");
   const double i1 = ps ? ps->incl1 : p.get("incl1"), w1 = ps ? ps->arg1 : p.get("arg1");
   const double i2 = ps ? ps->incl2 : p.get("incl2"), w2 = ps ? ps->arg2 : p.get("arg2");
-  const double L = p.get("rp"), start = p.get("start");
+  const double L = p.get("rp");
+  // M51 and the ring galaxy start closer than the default 5 (their short post-pericentre
+  // times would otherwise leave the window ~30 s of uneventful approach)
+  const double start = ps && ps->start > 0 ? ps->start : p.get("start");
   const double rp = L * (ps ? ps->orbit_rp : 1.0);
   const double out1 = L * (ps ? ps->outer1 : kOuter), out2 = L * (ps ? ps->outer2 : kOuter);
   if (n < 4) fail("scene '", name, "': parameter 'n' must be at least 4 (got ", n, ")");
