@@ -1,9 +1,11 @@
 // Disk galaxies in galactic units (kpc, km/s, 1e10 Msun; G ~ 43009, time unit ~ 0.978 Gyr):
-// an exponential stellar disk with an isothermal (sech^2) vertical profile, a Hernquist bulge
-// and a live Hernquist dark halo, all direct-summed. Halo and bulge velocities are isotropic
-// Gaussians with the Jeans dispersion of the total enclosed mass; the disk rotates on the
-// circular speed of all components (thin-disk Freeman curve plus the spherical ones) minus the
-// asymmetric drift, with radial dispersion from Toomre's Q (Hernquist 1993, ApJS 86, 389).
+// an exponential stellar disk with a sech^2 vertical profile, a Hernquist bulge and a live (or
+// rigid) Hernquist dark halo, both spheres tapered smoothly beyond their cut. Halo and bulge
+// velocities come from their Eddington distribution functions in the total potential
+// (sim/scenes/galaxy_df.hpp); the disk rotates on the rotation curve measured from the placed
+// bodies minus the asymmetric drift, with radial dispersion from Toomre's Q (Hernquist 1993,
+// ApJS 86, 389), phase-mixed along its planar orbits, and sigma_z from the vertical Jeans
+// equation in the total potential (docs/GALAXIES.md, issue 24).
 
 #include <algorithm>
 #include <array>

@@ -56,10 +56,10 @@ struct Preset {
 //   0.2-0.633 R_min), e = 0.8, i_4 = -70 deg, i_5 = -60 deg, w_4 = w_5 = -15 deg; drawn at
 //   t = 2.4 from (lambda_4, beta_4) = (65, -20) deg, nearly face-on to M51; started at 1.7 R_min
 //   (the caption gives no start).
-// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of half the
-//   mass falls through the disk along its axis (orbit perpendicular to the disk, pericentre
-//   0.1 of the disk's length unit, in the disk plane), drawn when the first ring has spread
-//   through the outer disk; seen face-on. LT76's own masses were not at hand: illustrative.
+// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of 0.3 of the
+//   mass falls through the disk's centre along its axis (orbit perpendicular to the disk,
+//   pericentre 0.02 = the softening, in the disk plane), drawn 1.5 TT72 units later; seen
+//   face-on. LT76's own masses were not at hand: illustrative (0.5 at 0.1 tore the disk apart).
 constexpr Preset kPresets[] = {
     {"Antennae, NGC 4038/9 (TT72 fig. 23)", 1, 0.5, 60, -30, 60, -30, 0.75, 0.75, 1, 15, 30, 0,
      false, 0},
@@ -67,7 +67,7 @@ constexpr Preset kPresets[] = {
      0},
     {"M51 + NGC 5195 (TT72 fig. 21)", 1.0 / 3.0, 0.8, -70, -15, -60, -15, 0.633, 0.7 * 0.633, 1,
      2.4, 65, -20, true, 1.7},
-    {"ring galaxy (Lynds & Toomre 1976)", 0.5, 1.0, 90, 0, 90, 0, 0.6, 0.3, 0.1, 2.0, 0, 0, true,
+    {"ring galaxy (Lynds & Toomre 1976)", 0.3, 1.0, 90, 0, 90, 0, 0.6, 0.25, 0.02, 1.5, 0, 0, true,
      1.2},
 };
 constexpr int kPresetCount = static_cast<int>(sizeof(kPresets) / sizeof(kPresets[0]));
