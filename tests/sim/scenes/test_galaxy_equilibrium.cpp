@@ -204,11 +204,11 @@ TEST(DiskGalaxy, DiskVelocitiesSatisfyTheJeansEquationsInTheComputedForces) {
 }
 
 // The fast version of docs/GALAXIES.md's runs: 100 Myr at N = 8192 on cpu-barnes-hut. With the
-// rigid halo the disk keeps v/sigma within 5 % and its thickness within 10 % (measured 0.98x
+// rigid halo the disk keeps v/sigma within 7 % and its thickness within 10 % (measured 0.96x
 // and 1.07x; the former gaussian epicyclic velocities cost 9 % of v/sigma in 20 Myr at every
 // N); with the live halo the halo keeps its Lagrangian radii within 3 % (its former gaussian
 // velocities made the inner halo contract ~10 %) and the disk, heated by the halo particles
-// as 1/N, stays below 1.5x its thickness (measured 1.35x).
+// as 1/N, stays below 1.5x its thickness (measured 1.36x).
 TEST(DiskGalaxy, StaysInEquilibriumForItsFirst100Myr) {
   for (double halo : {1.0, 0.0}) {
     SceneParams sp;
@@ -230,7 +230,7 @@ TEST(DiskGalaxy, StaysInEquilibriumForItsFirst100Myr) {
         g0.v_over_sigma, g1.v_over_sigma, g1.v_over_sigma / g0.v_over_sigma, g0.lagrangian[0],
         g0.lagrangian[2], g0.lagrangian[4], g1.lagrangian[0], g1.lagrangian[2], g1.lagrangian[4]);
     if (halo == 1.0) {
-      EXPECT_GT(g1.v_over_sigma, 0.95 * g0.v_over_sigma);
+      EXPECT_GT(g1.v_over_sigma, 0.93 * g0.v_over_sigma);
       EXPECT_LT(g1.disk_thickness, 1.10 * g0.disk_thickness);
     } else {
       for (int k : {1, 2, 4})
