@@ -8,17 +8,19 @@
 
 namespace nbody::render {
 
-void OrbitCamera::set_home(const glm::vec3& target, float distance) {
+void OrbitCamera::set_home(const glm::vec3& target, float distance, float yaw, float pitch) {
   home_target_ = target;
   home_distance_ = distance > 0 ? distance : 10.0f;
+  home_yaw_ = std::isfinite(yaw) ? yaw : kHomeYaw;
+  home_pitch_ = std::isfinite(pitch) ? std::clamp(pitch, -1.55f, 1.55f) : kHomePitch;
   reset();
 }
 
 void OrbitCamera::reset() {
   target_ = home_target_;
   distance_ = home_distance_;
-  yaw_ = 0.6f;
-  pitch_ = 0.5f;
+  yaw_ = home_yaw_;
+  pitch_ = home_pitch_;
 }
 
 void OrbitCamera::rotate(float dx, float dy) {

@@ -9,8 +9,11 @@ namespace nbody::render {
 
 class OrbitCamera {
  public:
-  /// Sets the default view (target, distance) that reset() returns to.
-  void set_home(const glm::vec3& target, float distance);
+  /// Sets the default view (target, distance, and the direction yaw/pitch in radians where
+  /// finite, else the standard one) that reset() returns to.
+  void set_home(const glm::vec3& target, float distance, float yaw = kHomeYaw,
+                float pitch = kHomePitch);
+  static constexpr float kHomeYaw = 0.6f, kHomePitch = 0.5f;
   /// Back to the home view.
   void reset();
   /// Rotates by a mouse drag of (dx, dy) pixels.
@@ -42,6 +45,7 @@ class OrbitCamera {
  private:
   glm::vec3 target_{0.0f}, home_target_{0.0f};
   float distance_ = 10, home_distance_ = 10;
+  float home_yaw_ = kHomeYaw, home_pitch_ = kHomePitch;
   float yaw_ = 0.6f, pitch_ = 0.5f;  // radians; pitch > 0 looks down onto the XY plane
   float fov_y_ = 0.785398f;          // 45 degrees
 };

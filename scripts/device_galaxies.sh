@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# One run on the GPU machine for issue 11 (galaxies): the rigid-halo GPU tests, the isolated
-# disk galaxy for 1 Gyr with a live and a rigid halo at large N (docs/GALAXIES.md), and the
-# default collision run and frames with both halos. Binaries come prebuilt in build-dev/bin.
+# One run on the GPU machine for issues 11 and 24 (galaxies): the rigid-halo GPU tests, the
+# isolated disk galaxy for 1 Gyr with a live and a rigid halo at large N (docs/GALAXIES.md), the
+# default collision run and frames with both halos, and the Toomre presets each drawn at its
+# paper's time from its paper's direction (the scene's run length and default camera). Binaries
+# come prebuilt in build-dev/bin.
 #   carry: [".gl", "build-dev"]; bash scripts/device_galaxies.sh
 set -u
 cd "$(dirname "$0")/.."
@@ -35,3 +37,11 @@ for h in 0 1; do
   timeout 200 "$B/nbody" render --scene galaxy-collision -n 1048576 --param halo=$h \
     --kernel barnes-hut --png-every 40 --out "$OUT/collision_halo$h" 2>&1 | tail -2
 done
+echo "== Toomre & Toomre presets at the papers' times (1 Antennae, 2 Mice, 3 M51, 4 ring galaxy)"
+for p in 1 2 3 4; do
+  timeout 200 "$B/nbody" render --scene toomre -n 200000 --param preset=$p --kernel barnes-hut \
+    --png-every 0 --no-energy --width 1280 --height 960 --out "$OUT/toomre_preset$p" 2>&1 | tail -2
+done
+echo "== live-halo collision: frames through the first passage (bridge), 1M bodies"
+timeout 200 "$B/nbody" render --scene galaxy-collision -n 1048576 --kernel barnes-hut \
+  --frames 120 --png-every 10 --no-energy --out "$OUT/collision_bridge" 2>&1 | tail -2

@@ -388,7 +388,8 @@ void Viewer::on_new_scene() {
 
   controls.sim.trails = s.trails && trails_possible();
   controls.sim.trail_span = kTrailLength * s.dt;
-  camera_.set_home(glm::vec3(0), static_cast<float>(s.camera_distance));
+  camera_.set_home(glm::vec3(0), static_cast<float>(s.camera_distance),
+                   static_cast<float>(s.camera_yaw), static_cast<float>(s.camera_pitch));
   camera_.reset();
   controls.follow = controls.follow_group = -1;
   follow_track_ = {};

@@ -79,9 +79,11 @@ Diagnostics compute_diagnostics(const Bodies& b, double G, double softening,
   d.potential = G * w;
   const ExternalEnergy ext = external_energy(b, G);
   d.kinetic += ext.kinetic;
+  // the virial: the pair potential (Σ x·F of 1/r forces) and the halos' Σ x·F
+  const double virial = d.potential + ext.virial;
   d.potential += ext.potential;
   d.total = d.kinetic + d.potential;
-  d.virial_ratio = d.potential != 0 ? 2 * d.kinetic / std::fabs(d.potential) : 0;
+  d.virial_ratio = virial != 0 ? 2 * d.kinetic / std::fabs(virial) : 0;
   if (!std::isfinite(d.total)) d.finite = false;
   return d;
 }

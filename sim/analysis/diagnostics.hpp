@@ -18,8 +18,10 @@ struct Diagnostics {
   std::array<double, 3> centre_of_mass{};
   std::array<double, 3> com_velocity{};
   double mass = 0;
-  double virial_ratio = 0;  ///< 2K/|W| (1 in equilibrium)
-  bool finite = true;       ///< false when any position or velocity is NaN/Inf
+  /// 2K/|W| (1 in equilibrium), W the virial Σ x·F: the bodies' pair potential plus, for rigid
+  /// halos, their virial (ExternalEnergy::virial), not their potential energy
+  double virial_ratio = 0;
+  bool finite = true;  ///< false when any position or velocity is NaN/Inf
 };
 
 /// Computes all diagnostics; O(N²) for the potential, parallel over OpenMP threads. Rigid halos

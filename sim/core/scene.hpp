@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,8 +24,12 @@ struct Scene {
   double dt = 1e-3;             ///< default time step in units.time
   double softening = 0.0;       ///< default ε in units.length
   double camera_distance = 10;  ///< default camera distance in units.length
-  bool trails = false;          ///< small scenes draw trails
-  double speed = 0;             ///< default simulated time per real second (0: 60 steps of dt)
+  /// Default viewing direction (radians: the camera at (cos p cos y, cos p sin y, sin p) from the
+  /// centre, z up); NaN: the viewer's own. The Toomre presets look from the papers' direction.
+  double camera_yaw = std::numeric_limits<double>::quiet_NaN();
+  double camera_pitch = std::numeric_limits<double>::quiet_NaN();
+  bool trails = false;  ///< small scenes draw trails
+  double speed = 0;     ///< default simulated time per real second (0: 60 steps of dt)
   /// Default integrator (planetary scenes: 4th-order Yoshida; SimParams::integrator starts here).
   Integrator integrator = Integrator::Leapfrog;
   /// Default precision and 1PN term: the real-sky scenes ask for double and the Sun's 1PN term

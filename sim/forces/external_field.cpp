@@ -101,22 +101,31 @@ ExternalEnergy external_energy(const Bodies& b, double G) {
                     (cz[h] - cz[j]) * (cz[h] - cz[j]));
       e.potential += G * f.mass[h] * f.mass[j] * 0.5 *
                      (halo_potential(f.shape[h], r) + halo_potential(f.shape[j], r));
+      // r·F of the pair force (the mean of the two shapes' enclosed fractions)
+      if (r > 0)
+        e.virial -= G * f.mass[h] * f.mass[j] * 0.5 *
+                    (halo_fraction(f.shape[h], r) + halo_fraction(f.shape[j], r)) / r;
     }
   }
   // the bodies in the halos' field
   const long n = static_cast<long>(b.size());
-  double w = 0;
-#pragma omp parallel for schedule(static) reduction(+ : w)
+  double w = 0, vir = 0;
+#pragma omp parallel for schedule(static) reduction(+ : w, vir)
   for (long i = 0; i < n; ++i) {
     if (b.m[i] == 0) continue;
-    double s = 0;
+    double s = 0, sv = 0;
     for (int h = 0; h < f.count; ++h) {
       const double dx = b.x[i] - cx[h], dy = b.y[i] - cy[h], dz = b.z[i] - cz[h];
-      s += f.gm[h] * halo_potential(f.shape[h], std::sqrt(dx * dx + dy * dy + dz * dz));
+      const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
+      s += f.gm[h] * halo_potential(f.shape[h], r);
+      // (x - x_h)·a = -G M f(r) / r
+      if (r > 0) sv -= f.gm[h] * halo_fraction(f.shape[h], r) / r;
     }
     w += b.m[i] * s;
+    vir += b.m[i] * sv;
   }
   e.potential += w;
+  e.virial += vir;
   return e;
 }
 

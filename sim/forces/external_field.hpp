@@ -124,9 +124,13 @@ NBODY_HD inline void anchor_accel(const ExternalField& f, int h, const double* c
 }
 
 /// Energy terms of the halos of a set of bodies: their kinetic energy Σ ½ M V² (from the anchors'
-/// velocities), the bodies' potential energy in their field and the halo pairs' energy.
+/// velocities), the bodies' potential energy in their field and the halo pairs' energy; and the
+/// halos' part of the Clausius virial Σ (x - x_h)·F (the force of each halo on each massive body
+/// and between halos, about the halo's centre). For a point mass the virial equals the potential
+/// energy; for an extended halo it does not (a truncated halo's potential has a constant inside
+/// the cut that no force feels), so the virial ratio 2K/|W| takes the virial.
 struct ExternalEnergy {
-  double kinetic = 0, potential = 0;
+  double kinetic = 0, potential = 0, virial = 0;
 };
 struct Bodies;
 ExternalEnergy external_energy(const Bodies& b, double G);

@@ -1,18 +1,23 @@
 // Disk galaxies in galactic units (kpc, km/s, 1e10 Msun; G ~ 43009, time unit ~ 0.978 Gyr):
-// an exponential stellar disk with an isothermal (sech^2) vertical profile, a Hernquist bulge
-// and a live Hernquist dark halo, all direct-summed. Halo and bulge velocities are isotropic
-// Gaussians with the Jeans dispersion of the total enclosed mass; the disk rotates on the
-// circular speed of all components (thin-disk Freeman curve plus the spherical ones) minus the
-// asymmetric drift, with radial dispersion from Toomre's Q (Hernquist 1993, ApJS 86, 389).
+// an exponential stellar disk with a sech^2 vertical profile, a Hernquist bulge and a live (or
+// rigid) Hernquist dark halo, both spheres tapered smoothly beyond their cut. Halo and bulge
+// velocities come from their Eddington distribution functions in the total potential
+// (sim/scenes/galaxy_df.hpp); the disk rotates on the rotation curve measured from the placed
+// bodies minus the asymmetric drift, with radial dispersion from Toomre's Q (Hernquist 1993,
+// ApJS 86, 389), phase-mixed along its planar orbits, and sigma_z from the vertical Jeans
+// equation in the total potential (docs/GALAXIES.md, issue 24).
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
 #include "sim/core/error.hpp"
 #include "sim/scenes/common.hpp"
+#include "sim/scenes/galaxy_df.hpp"
 
 namespace nbody::scenes {
 
@@ -143,193 +148,294 @@ double bessel_k(int n, double x) {
   return s * h;
 }
 
-// hernquist sphere cut at r_cut holding `mass` inside it: full mass, density, enclosed mass
-struct Hernquist {
-  double mass_full = 0, a = 1, cut = 1;
-  Hernquist(double mass, double scale, double r_cut) : a(scale), cut(r_cut) {
-    const double f = r_cut / (r_cut + scale);
-    mass_full = mass > 0 ? mass / (f * f) : 0;
-  }
-  double density(double r) const {
-    if (r > cut) return 0;
-    return mass_full * a / (2 * kPi * r * std::pow(r + a, 3));
-  }
-  double enclosed(double r) const {
-    const double rr = std::min(r, cut);
-    return mass_full * rr * rr / ((rr + a) * (rr + a));
-  }
-  // radius from a uniform number via the inverse cumulative mass
-  double sample_radius(Rng& rng) const {
-    const double fmax = cut / (cut + a);
-    const double s = std::sqrt(rng.uniform()) * fmax;
-    return a * s / (1.0 - s);
-  }
-};
+// the spherically averaged model of one galaxy: the live spheres (tapered Hernquist profiles),
+// the rigid halo's field, and tables of the relative potential of the softened spherical
+// average (the disk counted as the mass inside a cylinder), the disk's midplane circular speed
+// and epicyclic frequency
+struct GalaxyTables {
+  GalaxyTables(const GalaxyModel& model, double grav, double softening);
+  const GalaxyModel& g;
+  double G, eps, self, sigma0, disk_norm;
+  RadialTable tab;
+  TaperedHernquist bulge, halo;  // halo of mass 0 when rigid
+  ExternalField field;
+  std::vector<double> psi, vc2, kappa2;
 
-// radial tables of the spherically averaged model, log-spaced in radius
-class RadialTable {
- public:
-  RadialTable(double rmin, double rmax, int n) : lmin_(std::log(rmin)), lmax_(std::log(rmax)) {
-    r_.resize(n);
-    for (int i = 0; i < n; ++i)
-      r_[i] = std::exp(lmin_ + (lmax_ - lmin_) * i / (n - 1));
+  // the rigid halo's mass inside r (0 for a live halo)
+  double rigid_enclosed(double r) const {
+    return g.rigid() ? g.halo_mass * halo_fraction(field.shape[0], r) : 0.0;
   }
-  const std::vector<double>& r() const { return r_; }
-  // linear interpolation of `y` (tabulated on r()) in log r; clamped at the ends
-  double at(const std::vector<double>& y, double r) const {
-    const double u = (std::log(std::max(r, r_.front())) - lmin_) / (lmax_ - lmin_) *
-                     static_cast<double>(r_.size() - 1);
-    if (u >= static_cast<double>(r_.size() - 1)) return y.back();
-    const std::size_t i = static_cast<std::size_t>(u);
-    const double f = u - static_cast<double>(i);
-    return y[i] * (1 - f) + y[i + 1] * f;
-  }
-
- private:
-  double lmin_, lmax_;
-  std::vector<double> r_;
-};
-
-// generates one galaxy of `n` bodies, disk in the xy plane rotating counter-clockwise,
-// centre of mass at rest at the origin
-Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rng& rng) {
-  const Hernquist bulge(g.bulge_mass, g.bulge_scale, g.bulge_cut);
-  const Hernquist halo(g.halo_mass, g.halo_scale, g.halo_cut);
-  const double h = g.disk_scale, rcut = g.disk_cut * h;
-  const double disk_norm = 1.0 - (1.0 + g.disk_cut) * std::exp(-g.disk_cut);
-  const double sigma0 = g.disk_mass / disk_norm / (2 * kPi * h * h);  // central surface density
-
-  const GalaxyCounts counts = galaxy_counts(g, n);
-  const std::size_t nd = counts.disk, nb = counts.bulge, nh = counts.halo;
-  // the rigid halo's own profile (the field every kernel adds, sim/forces/external_field.hpp)
-  const RigidHalo rigid = g.rigid_halo(0);
-  const ExternalField field = make_external_field({rigid}, 1.0);
-  auto halo_enclosed = [&](double r) {
-    return g.rigid() ? g.halo_mass * halo_fraction(field.shape[0], r) : halo.enclosed(r);
-  };
-  // the stars' own gravity (none when they are massless tracers)
-  const double self = g.rigid() && g.massless ? 0.0 : 1.0;
-
-  // spherical enclosed mass of everything (disk as its mass inside a cylinder of radius r)
-  auto disk_enclosed = [&](double r) {
-    const double x = std::min(r / h, g.disk_cut);
+  // the disk's mass inside a cylinder of radius r
+  double disk_enclosed(double r) const {
+    const double x = std::min(r / g.disk_scale, g.disk_cut);
     return g.disk_mass * (1.0 - (1.0 + x) * std::exp(-x)) / disk_norm;
-  };
-  auto enclosed = [&](double r) {
-    return self * (disk_enclosed(r) + bulge.enclosed(r)) + halo_enclosed(r);
-  };
+  }
+  // outward spherical gravity at r: the softened live bodies and the unsoftened rigid halo
+  double gravity(double r) const {
+    const double live = self * (disk_enclosed(r) + bulge.enclosed(r)) + halo.enclosed(r);
+    return G * live * r / std::pow(r * r + eps * eps, 1.5) + G * rigid_enclosed(r) / (r * r);
+  }
+  // the vertical pull of bulge and halo at (R, z), as the kernels apply it
+  double sphere_pull(double R, double z) const {
+    const double r2 = R * R + z * z, r = std::sqrt(r2);
+    const double live = self * bulge.enclosed(r) + halo.enclosed(r);
+    return G * live * z / std::pow(r2 + eps * eps, 1.5) + G * rigid_enclosed(r) * z / (r2 * r);
+  }
+};
 
-  // tables: jeans dispersion of bulge and halo, potential for escape speeds, disk rotation
-  const double rmax = std::max({rcut, g.bulge_cut, g.halo_cut}) * 1.01;
-  const RadialTable tab(1e-3 * std::min(h, g.bulge_scale), rmax, 1200);
+GalaxyTables::GalaxyTables(const GalaxyModel& model, double grav, double softening)
+    : g(model),
+      G(grav),
+      eps(softening),
+      self(model.rigid() && model.massless ? 0.0 : 1.0),
+      sigma0(0),
+      disk_norm(1.0 - (1.0 + model.disk_cut) * std::exp(-model.disk_cut)),
+      tab(1e-3 * std::min(model.disk_scale, model.bulge_scale),
+          2.5 * std::max({model.disk_cut * model.disk_scale, model.bulge_cut, model.halo_cut}),
+          1500),
+      bulge(model.bulge_mass, model.bulge_scale, model.bulge_cut, tab),
+      halo(model.rigid() ? 0.0 : model.halo_mass, model.halo_scale, model.halo_cut, tab),
+      field(make_external_field({model.rigid_halo(0)}, 1.0)) {
+  const double h = g.disk_scale;
+  sigma0 = g.disk_mass / disk_norm / (2 * kPi * h * h);
   const auto& r = tab.r();
   const std::size_t nt = r.size();
-  std::vector<double> s2_bulge(nt, 0), s2_halo(nt, 0), phi(nt, 0), vc2(nt, 0), kappa2(nt, 0);
-  {
-    // softened gravity g(r) = G M(<r) r / (r^2 + eps^2)^1.5 of the spherical part
-    std::vector<double> force(nt);
-    for (std::size_t i = 0; i < nt; ++i)
-      force[i] = G * enclosed(r[i]) * r[i] / std::pow(r[i] * r[i] + eps * eps, 1.5);
-    // integrate inwards: potential and the jeans integrals of rho * g
-    phi[nt - 1] = -G * enclosed(r[nt - 1]) / r[nt - 1];
-    double ib = 0, ih = 0;
-    for (std::size_t i = nt - 1; i-- > 0;) {
-      const double dr = r[i + 1] - r[i];
-      phi[i] = phi[i + 1] - 0.5 * (force[i] + force[i + 1]) * dr;
-      ib += 0.5 * (bulge.density(r[i]) * force[i] + bulge.density(r[i + 1]) * force[i + 1]) * dr;
-      ih += 0.5 * (halo.density(r[i]) * force[i] + halo.density(r[i + 1]) * force[i + 1]) * dr;
-      if (bulge.density(r[i]) > 0) s2_bulge[i] = ib / bulge.density(r[i]);
-      if (halo.density(r[i]) > 0) s2_halo[i] = ih / halo.density(r[i]);
-    }
-    // midplane circular speed: thin exponential disk (freeman 1970) + spheres, softened (the
-    // rigid halo's field is not softened)
-    for (std::size_t i = 0; i < nt; ++i) {
-      const double y = r[i] / (2 * h), soft = std::pow(r[i] / std::hypot(r[i], eps), 3);
-      double vd2 = 0;
-      if (y < 40)
-        vd2 = self * 4 * kPi * G * sigma0 * h * y * y *
-              (bessel_i(0, y) * bessel_k(0, y) - bessel_i(1, y) * bessel_k(1, y));
-      const double vb2 = self * G * bulge.enclosed(r[i]) / r[i];
-      const double vh2 = G * halo_enclosed(r[i]) / r[i];
-      vc2[i] = std::max(0.0, (vd2 + vb2) * soft + vh2 * (g.rigid() ? 1.0 : soft));
-    }
-    // epicyclic frequency: kappa^2 = R d(Omega^2)/dR + 4 Omega^2
-    for (std::size_t i = 0; i < nt; ++i) {
-      const std::size_t a = i == 0 ? 0 : i - 1, b = i + 1 == nt ? i : i + 1;
-      const double om2a = vc2[a] / (r[a] * r[a]), om2b = vc2[b] / (r[b] * r[b]);
-      const double om2 = vc2[i] / (r[i] * r[i]);
-      kappa2[i] = std::max(0.0, r[i] * (om2b - om2a) / (r[b] - r[a]) + 4 * om2);
-    }
+  psi.assign(nt, 0);
+  vc2.assign(nt, 0);
+  kappa2.assign(nt, 0);
+  // relative potential: -phi at the edge of the table (all mass inside), then inwards
+  const double mtot =
+      self * (g.disk_mass + g.bulge_mass) + halo.mass() + (g.rigid() ? g.halo_mass : 0.0);
+  psi[nt - 1] = G * mtot / r[nt - 1];
+  for (std::size_t i = nt - 1; i-- > 0;)
+    psi[i] = psi[i + 1] + 0.5 * (gravity(r[i]) + gravity(r[i + 1])) * (r[i + 1] - r[i]);
+  // midplane circular speed: thin exponential disk (Freeman 1970) + spheres, the live bodies
+  // softened (the rigid halo's field is not)
+  for (std::size_t i = 0; i < nt; ++i) {
+    const double y = r[i] / (2 * h), soft = std::pow(r[i] / std::hypot(r[i], eps), 3);
+    double vd2 = 0;
+    if (y < 40)
+      vd2 = self * 4 * kPi * G * sigma0 * h * y * y *
+            (bessel_i(0, y) * bessel_k(0, y) - bessel_i(1, y) * bessel_k(1, y));
+    const double vs2 = G * (self * bulge.enclosed(r[i]) + halo.enclosed(r[i])) / r[i];
+    vc2[i] = std::max(0.0, (vd2 + vs2) * soft + G * rigid_enclosed(r[i]) / r[i]);
   }
-  // radial dispersion sigma_R = s0 exp(-R / 2h), s0 set by Q at R = 2.5 h (hernquist 1993)
-  const double rref = 2.5 * h;
-  const double sigma_ref =
-      g.toomre_q * 3.36 * G * sigma0 * std::exp(-rref / h) / std::sqrt(tab.at(kappa2, rref));
-  const double s0 = sigma_ref * std::exp(rref / (2 * h));
+  // epicyclic frequency: kappa^2 = R d(Omega^2)/dR + 4 Omega^2
+  for (std::size_t i = 0; i < nt; ++i) {
+    const std::size_t a = i == 0 ? 0 : i - 1, b = i + 1 == nt ? i : i + 1;
+    const double om2a = vc2[a] / (r[a] * r[a]), om2b = vc2[b] / (r[b] * r[b]);
+    const double om2 = vc2[i] / (r[i] * r[i]);
+    kappa2[i] = std::max(0.0, r[i] * (om2b - om2a) / (r[b] - r[a]) + 4 * om2);
+  }
+}
 
-  Bodies b;
-  b.reserve(n);
-  auto escape_cap = [&](double rr, double& vx, double& vy, double& vz) {
-    // keep every body bound: |v| < 0.95 v_esc
-    const double vmax = 0.95 * std::sqrt(-2.0 * tab.at(phi, rr));
-    const double v = std::sqrt(vx * vx + vy * vy + vz * vz);
-    if (v > vmax) {
-      vx *= vmax / v;
-      vy *= vmax / v;
-      vz *= vmax / v;
-    }
-  };
-
-  // disk: exponential in R (inverse cumulative by bisection), sech^2 in z
-  const double md = counts.disk_mass;
-  for (std::size_t i = 0; i < nd; ++i) {
-    const double u = rng.uniform() * disk_norm;
+// the disk's positions: exponential in R (inverse cumulative by bisection), sech^2 in z (a
+// gaussian layer of the same median |z| for massless tracers: 0.549 z0 for sech^2, 0.674 sigma
+// for a gaussian); velocities come later (set_disk_velocities)
+void add_disk(Bodies& b, const GalaxyTables& t, std::size_t count, double mass, Rng& rng) {
+  const GalaxyModel& g = t.g;
+  const double h = g.disk_scale, z0 = g.disk_height;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double u = rng.uniform() * t.disk_norm;
     double lo = 0, hi = g.disk_cut;
     for (int it = 0; it < 60; ++it) {
       const double mid = 0.5 * (lo + hi);
       ((1.0 - (1.0 + mid) * std::exp(-mid)) < u ? lo : hi) = mid;
     }
     const double R = 0.5 * (lo + hi) * h, ph = rng.uniform(0, 2 * kPi);
-    const double z =
-        self > 0 ? g.disk_height * std::atanh(std::clamp(2 * rng.uniform() - 1, -0.999, 0.999))
-                 : 0.8145 * g.disk_height * rng.normal();
-    // local dispersions and mean rotation with the asymmetric drift
-    const double sig = sigma0 * std::exp(-R / h);
-    const double vc2R = tab.at(vc2, R), k2 = tab.at(kappa2, R);
-    const double om2 = vc2R / std::max(R * R, 1e-12);
-    double sr = s0 * std::exp(-R / (2 * h));
-    sr = std::min(sr, 0.5 * std::sqrt(vc2R) + 1e-9);  // keep the centre from boiling over
-    // massless tracers: Q means nothing without self-gravity; a cold disk, sigma_R = v_c / 10
-    if (self == 0) sr = 0.1 * std::sqrt(vc2R);
-    // vertical: the self-gravitating isothermal sheet, or for massless tracers the harmonic
-    // potential of the halo near the midplane (nu = Omega in a spherical potential) with the
-    // same median |z| (0.549 z0 for sech^2, 0.674 sigma for a gaussian)
-    const double sz = self > 0 ? std::sqrt(kPi * G * sig * g.disk_height)
-                               : std::sqrt(om2) * 0.8145 * g.disk_height;
-    const double ratio = om2 > 0 ? std::clamp(k2 / (4 * om2), 0.25, 1.0) : 1.0;
-    const double sphi = sr * std::sqrt(ratio);
-    const double vphi = std::sqrt(std::max(0.0, vc2R + sr * sr * (1.0 - ratio - 2.0 * R / h)));
-    const double vr = sr * rng.normal(), vp = vphi + sphi * rng.normal(), vz0 = sz * rng.normal();
-    const double c = std::cos(ph), s = std::sin(ph);
-    double vx = vr * c - vp * s, vy = vr * s + vp * c, vz = vz0;
-    escape_cap(std::hypot(R, z), vx, vy, vz);
-    b.add(R * c, R * s, z, vx, vy, vz, md, Component::Disk);
+    const double z = t.self > 0 ? z0 * std::atanh(std::clamp(2 * rng.uniform() - 1, -0.999, 0.999))
+                                : 0.8145 * z0 * rng.normal();
+    b.add(R * std::cos(ph), R * std::sin(ph), z, 0, 0, 0, mass, Component::Disk);
   }
-  // spheres: hernquist radii, isotropic gaussian velocities with the jeans dispersion
-  auto add_sphere = [&](const Hernquist& hq, std::size_t count, double m,
-                        const std::vector<double>& s2, Component comp) {
-    if (count == 0) return;
-    for (std::size_t i = 0; i < count; ++i) {
-      const double rr = hq.sample_radius(rng);
-      const Vec3 d = rng.unit_vector();
-      const double sd = std::sqrt(std::max(0.0, tab.at(s2, rr)));
-      double vx = sd * rng.normal(), vy = sd * rng.normal(), vz = sd * rng.normal();
-      escape_cap(rr, vx, vy, vz);
-      b.add(rr * d[0], rr * d[1], rr * d[2], vx, vy, vz, m, comp);
+}
+
+// The disk's rotation curve as the bodies will feel it: -R <a_R> of the placed bodies (a
+// subsample of at most ~40,000, each standing for the bodies it skips) and the rigid halo, by
+// direct softened summation on rings of 16 points spread over the disk's sech^2 layer, on t.tab's
+// radii inside the disk (the model's v_c^2 beyond). The analytic curve (thin Freeman disk,
+// spherical bulge and halo) misses the disk's thickness and the softening of its own gravity,
+// and its few-percent excess set the disk expanding in its first ~20 Myr.
+std::vector<double> measured_vc2(const Bodies& b, const GalaxyTables& t) {
+  std::vector<std::size_t> massive;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (b.m[i] > 0) massive.push_back(i);
+  const std::size_t stride = std::max<std::size_t>(1, (massive.size() + 39999) / 40000);
+  const double rmax = t.g.disk_cut * t.g.disk_scale, eps2 = t.eps * t.eps, z0 = t.g.disk_height;
+  const auto& r = t.tab.r();
+  std::vector<double> vc2 = t.vc2;
+  constexpr int kRing = 16;
+  const long nr = static_cast<long>(r.size());
+#pragma omp parallel for schedule(dynamic, 4)
+  for (long k = 0; k < nr; ++k) {
+    const double R = r[static_cast<std::size_t>(k)];
+    if (R > rmax || R < 0.02 * t.g.disk_scale) continue;
+    double sum = 0;
+    for (int j = 0; j < kRing; ++j) {
+      const double ph = 2 * kPi * (j + 0.5 * static_cast<double>(k % 2)) / kRing;
+      const double q = (2.0 * (j + 0.5) / kRing - 1.0) * 0.96;
+      const double z = t.self > 0 ? z0 * std::atanh(q) : 0.0;
+      const double px = R * std::cos(ph), py = R * std::sin(ph);
+      double ar = 0;
+      for (std::size_t s = 0; s < massive.size(); s += stride) {
+        const std::size_t i = massive[s];
+        const double dx = b.x[i] - px, dy = b.y[i] - py, dz = b.z[i] - z;
+        const double d2 = dx * dx + dy * dy + dz * dz + eps2;
+        ar += b.m[i] * (dx * px + dy * py) / (R * d2 * std::sqrt(d2));
+      }
+      const double rr = std::hypot(R, z);
+      sum += -t.G * static_cast<double>(stride) * ar * R +
+             t.G * t.rigid_enclosed(rr) * R * R / (rr * rr * rr);
     }
-  };
-  add_sphere(bulge, nb, counts.bulge_mass, s2_bulge, Component::Bulge);
-  add_sphere(halo, nh, counts.halo_mass, s2_halo, Component::Dark);
+    vc2[static_cast<std::size_t>(k)] = std::max(0.0, sum / kRing);
+  }
+  return vc2;
+}
+
+// one star's planar orbit R'' = L^2 / R^3 - v_c^2(R) / R in the measured rotation curve, followed
+// for time T by leapfrog with steps of at most 1/64 of the epicyclic period where it started
+// and 1/50 of the local crossing time R / |v| (orbits that plunge through the centre)
+void follow_planar_orbit(const GalaxyTables& t, const std::vector<double>& vc2, double l, double T,
+                         double& R, double& v) {
+  const auto acc = [&](double r) { return l * l / (r * r * r) - t.tab.at(vc2, r) / r; };
+  const double kappa = std::sqrt(std::max(t.tab.at(t.kappa2, R), 1e-30));
+  const double hmax = 2 * kPi / (64 * kappa);
+  double time = 0;
+  for (int guard = 0; time < T && guard < 1000000; ++guard) {
+    const double speed = std::sqrt(v * v + l * l / (R * R) + t.tab.at(vc2, R));
+    const double h = std::min({T - time, hmax, 0.02 * R / std::max(speed, 1e-30)});
+    v += 0.5 * h * acc(R);
+    R += h * v;
+    if (R < 1e-4) {  // through the centre: reflect
+      R = std::max(1e-4, -R);
+      v = std::fabs(v);
+    }
+    v += 0.5 * h * acc(R);
+    time += h;
+  }
+}
+
+// The disk's planar velocities (bodies [begin, end) of b, placed by add_disk) from the Jeans
+// equations: sigma_R ~ exp(-R / 2h) set by Toomre's Q at 2.5 h, the mean rotation on the measured
+// rotation curve with the asymmetric drift and sigma_phi from the epicyclic ratio (Hernquist
+// 1993, ApJS 86, 389, sections 2.2-2.3). Then each star's planar orbit is followed in the
+// measured potential for a random fraction of its epicyclic period: the gaussian velocities of
+// the epicyclic approximation are no stationary state of a warm disk (sigma_R and sigma_phi both
+// grew ~8 % in its first 20 Myr, the same at N = 8k and 131k and with the direct sum), and stars
+// spread uniformly along their orbits are one (Jeans' theorem). Two passes: the second measures
+// the rotation curve of the mixed disk and mixes again from the same draws.
+void set_planar_velocities(Bodies& b, const GalaxyTables& t, std::size_t begin, std::size_t end,
+                           Rng& rng) {
+  const GalaxyModel& g = t.g;
+  const double h = g.disk_scale, G = t.G;
+  const double rref = 2.5 * h;  // sigma_R = s0 exp(-R / 2h), s0 set by Q at R = 2.5 h
+  const double sigma_ref =
+      g.toomre_q * 3.36 * G * t.sigma0 * std::exp(-rref / h) / std::sqrt(t.tab.at(t.kappa2, rref));
+  const double s0 = sigma_ref * std::exp(rref / (2 * h));
+  const std::size_t count = end - begin;
+  std::vector<double> r0(count), n1(count), n2(count), u(count), rr(count), vr(count), lz(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    r0[k] = std::hypot(b.x[begin + k], b.y[begin + k]);
+    n1[k] = rng.normal();
+    n2[k] = rng.normal();
+    u[k] = rng.uniform();
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<double> vc2m = measured_vc2(b, t);
+    const long nc = static_cast<long>(count);
+#pragma omp parallel for schedule(dynamic, 256)
+    for (long kk = 0; kk < nc; ++kk) {
+      const std::size_t k = static_cast<std::size_t>(kk);
+      const double R = r0[k], vc2R = t.tab.at(vc2m, R);
+      // the epicyclic ratio kappa^2 / 4 Omega^2 of the smooth model curve
+      const double om2 = t.tab.at(t.vc2, R) / std::max(R * R, 1e-12), k2 = t.tab.at(t.kappa2, R);
+      double sr = std::min(s0 * std::exp(-R / (2 * h)), 0.5 * std::sqrt(vc2R) + 1e-9);
+      // massless tracers: Q means nothing without self-gravity; a cold disk, sigma_R = v_c / 10
+      if (t.self == 0) sr = 0.1 * std::sqrt(vc2R);
+      const double ratio = om2 > 0 ? std::clamp(k2 / (4 * om2), 0.25, 1.0) : 1.0;
+      const double vphi = std::sqrt(std::max(0.0, vc2R + sr * sr * (1.0 - ratio - 2.0 * R / h)));
+      rr[k] = R;
+      vr[k] = sr * n1[k];
+      lz[k] = R * (vphi + sr * std::sqrt(ratio) * n2[k]);
+      follow_planar_orbit(t, vc2m, lz[k], u[k] * 2 * kPi / std::sqrt(std::max(k2, 1e-30)), rr[k],
+                          vr[k]);
+      // a star that left the disk (an orbit the integration could not hold): as drawn
+      if (!(rr[k] < 1.5 * g.disk_cut * h)) {
+        rr[k] = R;
+        vr[k] = sr * n1[k];
+      }
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t i = begin + k;
+      const double R = std::hypot(b.x[i], b.y[i]);
+      const double c = b.x[i] / std::max(R, 1e-300), s = b.y[i] / std::max(R, 1e-300);
+      b.x[i] = rr[k] * c;
+      b.y[i] = rr[k] * s;
+      b.vx[i] = vr[k] * c - lz[k] / rr[k] * s;
+      b.vy[i] = vr[k] * s + lz[k] / rr[k] * c;
+    }
+  }
+}
+
+// the disk's vertical velocities: sigma_z from the vertical Jeans equation in the total
+// potential, the disk's own Plummer-softened sech^2 slab and the spheres' pull (Springel, Di
+// Matteo & Hernquist 2005, MNRAS 361, 776, section 2.3); then every star is kept bound
+void set_vertical_velocities(Bodies& b, const GalaxyTables& t, std::size_t begin, std::size_t end,
+                             Rng& rng) {
+  const double h = t.g.disk_scale, z0 = t.g.disk_height;
+  const SechSquaredSlab slab(z0, t.eps);
+  const auto pull = [&](double R, double z) { return t.sphere_pull(R, z); };
+  for (std::size_t i = begin; i < end; ++i) {
+    const double R = std::hypot(b.x[i], b.y[i]), z = b.z[i];
+    const double sig = t.sigma0 * std::exp(-R / h);
+    const double om2 = t.tab.at(t.vc2, R) / std::max(R * R, 1e-12);
+    // massless tracers: the harmonic potential of the halo near the midplane (nu = Omega)
+    const double sz = t.self > 0 ? std::sqrt(2 * kPi * t.G * sig * z0 * slab.slab_dispersion(z) +
+                                             external_vertical_dispersion(R, z, z0, pull))
+                                 : std::sqrt(om2) * 0.8145 * z0;
+    double v[3] = {b.vx[i], b.vy[i], sz * rng.normal()};
+    // keep every body bound: |v| < 0.95 v_esc
+    const double vmax = 0.95 * std::sqrt(2.0 * t.tab.at(t.psi, std::hypot(R, z)));
+    const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (speed > vmax)
+      for (double& x : v)
+        x *= vmax / speed;
+    b.vx[i] = v[0];
+    b.vy[i] = v[1];
+    b.vz[i] = v[2];
+  }
+}
+
+// a sphere in equilibrium in the galaxy's potential: radii from its tapered profile, isotropic
+// velocities from its Eddington distribution function in the total spherical potential
+void add_sphere(Bodies& b, const GalaxyTables& t, const TaperedHernquist& sphere, std::size_t count,
+                double mass, Component comp, Rng& rng) {
+  if (count == 0) return;
+  const auto& r = t.tab.r();
+  std::vector<double> rho(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i)
+    rho[i] = sphere.density(r[i]);
+  const EddingtonDf df(r, rho, t.psi);
+  for (std::size_t i = 0; i < count; ++i) {
+    const double rr = sphere.sample_radius(rng);
+    const Vec3 d = rng.unit_vector();
+    const double v = df.sample_speed(t.tab.at(t.psi, rr), rng);
+    const Vec3 e = rng.unit_vector();
+    b.add(rr * d[0], rr * d[1], rr * d[2], v * e[0], v * e[1], v * e[2], mass, comp);
+  }
+}
+
+// generates one galaxy of `n` bodies, disk in the xy plane rotating counter-clockwise,
+// centre of mass at rest at the origin
+Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rng& rng) {
+  const GalaxyCounts counts = galaxy_counts(g, n);
+  const GalaxyTables t(g, G, eps);
+  Bodies b;
+  b.reserve(n);
+  add_disk(b, t, counts.disk, counts.disk_mass, rng);
+  add_sphere(b, t, t.bulge, counts.bulge, counts.bulge_mass, Component::Bulge, rng);
+  add_sphere(b, t, t.halo, counts.halo, counts.halo_mass, Component::Dark, rng);
+  set_planar_velocities(b, t, 0, counts.disk, rng);
+  set_vertical_velocities(b, t, 0, counts.disk, rng);
   // the rigid halo: its centre is a massless body at the galaxy's centre
   if (g.rigid()) {
     b.add(0, 0, 0, 0, 0, 0, 0, Component::Dark);

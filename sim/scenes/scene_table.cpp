@@ -155,26 +155,36 @@ std::vector<SceneInfo> build_table() {
       {"toomre",
        "Toomre & Toomre encounter",
        "Toomre & Toomre (1972): two point-mass cores (G = 1, masses 1 and mass_ratio) on a "
-       "parabolic orbit with massless test-star disks in rings at 0.2-0.6 rp; presets: 0 custom, "
-       "1 Antennae-like (equal masses, both disks i = 60, w = -30: TT72's NGC 4038/39 angles, "
-       "but parabolic where TT72 used e = 0.5), 2 Mice-like (equal masses, disk 1 i = 25, "
-       "w = -30; disk 2 nearly retrograde, i = 155, w = -30; illustrative)",
+       "parabolic or elliptic orbit with massless test-star disks in rings at 0.2-0.6 rp; "
+       "presets from the paper's figure captions: 1 the Antennae, NGC 4038/9 (fig. 23: equal "
+       "masses, e = 0.5, both disks i = 60, w = -30, drawn at t = 15 x 1e8 yr), 2 the Mice, "
+       "NGC 4676 (fig. 22: equal masses, e = 0.6, i = 15 and 60, w = -90, t = 6.086), 3 M51 + "
+       "NGC 5195 (fig. 21: mass 1/3, e = 0.8, i = -70 and -60, w = -15, t = 2.4), 4 a ring "
+       "galaxy (Lynds & Toomre 1976: a companion of 0.3 of the mass falling through the disk's "
+       "centre along its axis); each runs to the paper's time and looks from the paper's direction",
        true,
        20000,
        {{"preset", "preset",
-         "0: custom; 1: Antennae-like; 2: Mice-like (1 and 2 override mass_ratio and the angles)",
-         0, 2, 0, true},
+         "0: custom; 1: Antennae; 2: Mice; 3: M51; 4: ring galaxy (1-4 override mass_ratio, e "
+         "and the angles)",
+         0, 4, 0, true},
         {"mass_ratio", "mass ratio", "mass of core 2 / mass of core 1", 0.1, 10, 1},
-        {"rp", "pericentre", "closest approach of the parabolic orbit (length unit)", 0.1, 100, 1},
+        {"rp", "pericentre", "closest approach of the orbit (length unit)", 0.1, 100, 1},
+        {"e", "orbit eccentricity", "1: parabolic; < 1: bound (starts at most at apocentre)", 0.3,
+         1, 1},
         {"start", "start (rp)", "initial separation of the cores in pericentres", 2, 20, 5},
-        {"incl1", "disk 1 inclination (deg)", "0: prograde in the orbital plane; 180: retrograde",
-         0, 180, 0},
-        {"arg1", "disk 1 argument (deg)", "angle from disk 1's line of nodes to the pericentre",
+        {"incl1", "disk 1 inclination (deg)",
+         "of the orbit to disk 1's plane: 0 prograde in the orbital plane, 180 retrograde; the "
+         "sign picks the sense of the tilt",
          -180, 180, 0},
-        {"incl2", "disk 2 inclination (deg)", "0: prograde in the orbital plane; 180: retrograde",
-         0, 180, 45},
-        {"arg2", "disk 2 argument (deg)", "angle from disk 2's line of nodes to the pericentre",
-         -180, 180, -30}},
+        {"arg1", "disk 1 argument (deg)",
+         "angle from disk 1's line of nodes to the pericentre, seen from galaxy 1", -180, 180, 0},
+        {"incl2", "disk 2 inclination (deg)",
+         "of the orbit to disk 2's plane: 0 prograde in the orbital plane, 180 retrograde", -180,
+         180, 45},
+        {"arg2", "disk 2 argument (deg)",
+         "angle from disk 2's line of nodes to the pericentre, seen from galaxy 2", -180, 180,
+         -30}},
        wrap<scenes::make_toomre>("toomre")});
   // N = 65536: the disk's two-body heating falls as 1/N (median |z| 2.4x in 1 Gyr at 16384,
   // 1.6x at 65536, docs/GALAXIES.md); a cpu-barnes-hut step takes ~0.17 s on 2 cores, a

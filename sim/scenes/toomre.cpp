@@ -1,6 +1,6 @@
 // Toomre & Toomre's (1972, ApJ 178, 623) restricted collision: two point-mass cores on a
-// parabolic orbit, each with a disk of massless test stars in rings of circular orbits from
-// 0.2 to 0.6 pericentre distances. Massless bodies are sources of nothing in every kernel, so
+// parabolic or elliptic orbit, each with a disk of massless test stars in rings of circular orbits
+// from 0.2 to 0.6 pericentre distances. Massless bodies are sources of nothing in every kernel, so
 // the stars feel the cores and the cores feel only each other: N stars cost about N test-
 // particle orbits.
 //
@@ -23,26 +23,60 @@ namespace nbody::scenes {
 
 namespace {
 
-// inner and outer ring radius in units of the pericentre (Toomre's setup)
+// inner and outer ring radius in units of the pericentre (Toomre's setup, section II)
 constexpr double kInner = 0.2, kOuter = 0.6;
 // softening in units of the pericentre
 constexpr double kSoftening = 0.02;
+// TT72's time unit, 1e8 yr for R_min = 25 kpc and a heavier mass of 1e11 Msun (their section
+// II), in this scene's units (G = 1, heavier core 1, R_min 1): sqrt(25^3 / (G 1e11)) kpc/(km/s)
+// is 186.4 Myr, so 100 Myr is 0.5365 (their outer ring at 0.6 R_min has period 5.442 x 1e8 yr,
+// 2 pi 0.6^1.5 = 2.92 here)
+constexpr double kTt72Time = 100.0 / 186.4;
 
-// a preset: mass ratio and the two disks' (incl, arg) in degrees
+// a preset: masses, orbit, both disks' (incl, arg) in degrees and outer ring radii (units of
+// the pericentre), the time after pericentre it is drawn at (TT72 units) and the view
 struct Preset {
-  double mass_ratio, incl1, arg1, incl2, arg2;
+  const char* name;
+  double mass_ratio, e, incl1, arg1, incl2, arg2, outer1, outer2;
+  double orbit_rp;       // pericentre of the orbit in units of the disks' length unit
+  double view_time;      // after pericentre, TT72 units (1e8 yr)
+  double yaw, pitch;     // camera direction in degrees (see make_toomre)
+  bool view_from_disk1;  // yaw/pitch are TT72's (lambda, beta) relative to disk 1
+  double start;          // initial separation in disk length units (0: the parameter)
 };
 
-// preset 1, "Antennae-like": TT72's NGC 4038/39 angles (equal masses, both disks i = 60 deg,
-// w = -30 deg) but on this scene's parabolic orbit (TT72 used an e = 0.5 ellipse).
-// preset 2, "Mice-like": equal masses, disk 1 prograde-inclined (i = 25, w = -30), disk 2
-// nearly retrograde (i = 155, w = -30): one long tail and one weakly disturbed disk;
-// illustrative, not TT72's fitted NGC 4676 angles.
-constexpr Preset kPresets[] = {{1, 60, -30, 60, -30}, {1, 25, -30, 155, -30}};
+// Toomre & Toomre (1972, ApJ 178, 623), transcribed from their figure captions:
+// 1 NGC 4038/9, the Antennae (fig. 23): identical disks of radius 0.75 R_min, e = 0.5,
+//   i = 60 deg and w = -30 deg for both; drawn at t = 15, edge-on to the orbit plane from 30 deg
+//   off the line of pericentres.
+// 2 NGC 4676, the Mice (fig. 22): equal disks of radius 0.7 R_min, e = 0.6, started at the
+//   apocentre; w_A = w_B = -90 deg, i_A = 15 deg, i_B = 60 deg; drawn at t = 6.086 (135 deg past
+//   pericentre) nearly edge-on to the orbit plane (beta 85 deg) along the line of pericentres.
+// 3 M51 + NGC 5195 (fig. 21): companion one-third of the mass and 0.7 of the size (primary rings
+//   0.2-0.633 R_min), e = 0.8, i_4 = -70 deg, i_5 = -60 deg, w_4 = w_5 = -15 deg; drawn at
+//   t = 2.4 from (lambda_4, beta_4) = (65, -20) deg, nearly face-on to M51; started at 1.7 R_min
+//   (the caption gives no start).
+// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of 0.3 of the
+//   mass falls through the disk's centre along its axis (orbit perpendicular to the disk,
+//   pericentre 0.02 = the softening, in the disk plane), drawn 1.5 TT72 units later; seen
+//   face-on. LT76's own masses were not at hand: illustrative (0.5 at 0.1 tore the disk apart).
+constexpr Preset kPresets[] = {
+    {"Antennae, NGC 4038/9 (TT72 fig. 23)", 1, 0.5, 60, -30, 60, -30, 0.75, 0.75, 1, 15, 30, 0,
+     false, 0},
+    {"Mice, NGC 4676 (TT72 fig. 22)", 1, 0.6, 15, -90, 60, -90, 0.7, 0.7, 1, 6.086, 180, 5, false,
+     0},
+    {"M51 + NGC 5195 (TT72 fig. 21)", 1.0 / 3.0, 0.8, -70, -15, -60, -15, 0.633, 0.7 * 0.633, 1,
+     2.4, 65, -20, true, 1.7},
+    {"ring galaxy (Lynds & Toomre 1976)", 0.3, 1.0, 90, 0, 90, 0, 0.6, 0.25, 0.02, 1.5, 0, 0, true,
+     1.2},
+};
+constexpr int kPresetCount = static_cast<int>(sizeof(kPresets) / sizeof(kPresets[0]));
 
-// appends a disk of `count` massless stars in rings about a core of mass `m` at `x`, `v`
-void add_disk(Bodies& b, std::size_t count, double G, double m, double rp, double eps, double incl,
-              double arg, const Vec3& x, const Vec3& v, Rng& rng) {
+// appends a disk of `count` massless stars in rings from outer / 3 to `outer` (TT72's 0.2-0.6)
+// about a core of mass `m` at `x`, `v`, tilted by `incl` about its line of nodes, which lies at
+// `node` from +x in the orbital plane
+void add_disk(Bodies& b, std::size_t count, double G, double m, double outer, double eps,
+              double incl, double node, const Vec3& x, const Vec3& v, Rng& rng) {
   if (count == 0) return;
   // rings with stars spaced about as far apart along a ring as the rings are apart:
   // total ~ 2 pi K (K - 1) for K rings
@@ -51,9 +85,10 @@ void add_disk(Bodies& b, std::size_t count, double G, double m, double rp, doubl
   std::vector<double> radius(k);
   double rsum = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    radius[i] = rp * (k == 1 ? 0.5 * (kInner + kOuter)
-                             : kInner + (kOuter - kInner) * static_cast<double>(i) /
-                                            static_cast<double>(k - 1));
+    const double inner = outer * kInner / kOuter;
+    radius[i] = k == 1
+                    ? 0.5 * (inner + outer)
+                    : inner + (outer - inner) * static_cast<double>(i) / static_cast<double>(k - 1);
     rsum += radius[i];
   }
   // stars per ring proportional to its radius, at least one each, exactly `count` in all
@@ -83,12 +118,60 @@ void add_disk(Bodies& b, std::size_t count, double G, double m, double rp, doubl
     for (std::size_t j = 0; j < per[i]; ++j) {
       const double ph = phase + 2 * kPi * static_cast<double>(j) / static_cast<double>(per[i]);
       const double c = std::cos(ph), s = std::sin(ph);
-      const Vec3 p = rotate_z(rotate_x({r * c, r * s, 0}, incl), -arg);
-      const Vec3 u = rotate_z(rotate_x({-vc * s, vc * c, 0}, incl), -arg);
+      const Vec3 p = rotate_z(rotate_x({r * c, r * s, 0}, incl), node);
+      const Vec3 u = rotate_z(rotate_x({-vc * s, vc * c, 0}, incl), node);
       b.add(x[0] + p[0], x[1] + p[1], x[2] + p[2], v[0] + u[0], v[1] + u[1], v[2] + u[2], 0.0,
             Component::Disk);
     }
   }
+}
+
+// separation of a Kepler orbit (mu = G (m1 + m2), pericentre rp, 0 <= e <= 1) a time t after
+// its pericentre, by bisection on the eccentric anomaly (Barker's D = tan(nu / 2) when e = 1)
+double separation_after_pericentre(double mu, double rp, double e, double t) {
+  if (!(t > 0)) return rp;
+  if (e >= 1.0) {
+    const double k = std::sqrt(2 * rp * rp * rp / mu);
+    double lo = 0, hi = 1;
+    while (k * (hi + hi * hi * hi / 3) < t)
+      hi *= 2;
+    for (int it = 0; it < 100; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (k * (mid + mid * mid * mid / 3) < t ? lo : hi) = mid;
+    }
+    const double dd = 0.5 * (lo + hi);
+    return rp * (1 + dd * dd);
+  }
+  const double a = rp / (1 - e), n = std::sqrt(mu / (a * a * a));
+  const double m = std::fmod(n * t, 2 * kPi);
+  double lo = 0, hi = 2 * kPi;
+  for (int it = 0; it < 100; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (mid - e * std::sin(mid) < m ? lo : hi) = mid;
+  }
+  return a * (1 - e * std::cos(0.5 * (lo + hi)));
+}
+
+// the preset's viewing direction: (yaw, pitch) as longitude from the pericentre line and
+// elevation above the orbit plane, or (view_from_disk1) TT72's (lambda, beta) relative to disk 1:
+// beta the tilt from its spin axis, lambda the longitude from its line of nodes
+void set_view(Scene& s, const Preset* ps, double incl1, double node1) {
+  if (!ps) return;
+  Vec3 d;
+  if (ps->view_from_disk1) {
+    const double lam = ps->yaw * kDeg, beta = ps->pitch * kDeg;
+    const Vec3 nrm = rotate_z(rotate_x({0, 0, 1}, incl1), node1);
+    const Vec3 xn = rotate_z({1, 0, 0}, node1);
+    const Vec3 yn = rotate_z(rotate_x({0, 1, 0}, incl1), node1);
+    for (int k = 0; k < 3; ++k)
+      d[k] = std::cos(beta) * nrm[k] +
+             std::sin(beta) * (std::cos(lam) * xn[k] + std::sin(lam) * yn[k]);
+  } else {
+    const double y = ps->yaw * kDeg, p = ps->pitch * kDeg;
+    d = {std::cos(p) * std::cos(y), std::cos(p) * std::sin(y), std::sin(p)};
+  }
+  s.camera_yaw = std::atan2(d[1], d[0]);
+  s.camera_pitch = std::asin(std::clamp(d[2], -1.0, 1.0));
 }
 
 }  // namespace
@@ -96,32 +179,37 @@ void add_disk(Bodies& b, std::size_t count, double G, double m, double rp, doubl
 Scene make_toomre(const Params& p) {
   const std::size_t n = p.n();
   const std::string& name = p.scene();
-  // nearest integer (the panel's sliders are continuous); a preset overrides mass_ratio and
+  // nearest integer (the panel's sliders are continuous); a preset overrides mass_ratio, e and
   // the angles, which the panel always passes
   const int preset = static_cast<int>(std::lround(p.get("preset")));
-  double q = p.get("mass_ratio"), i1 = p.get("incl1"), w1 = p.get("arg1"), i2 = p.get("incl2"),
-         w2 = p.get("arg2");
-  if (preset != 0) {
-    const Preset& ps = kPresets[preset - 1];
-    q = ps.mass_ratio;
-    i1 = ps.incl1;
-    w1 = ps.arg1;
-    i2 = ps.incl2;
-    w2 = ps.arg2;
-  }
-  const double rp = p.get("rp"), start = p.get("start");
+  if (preset < 0 || preset > kPresetCount)
+    fail("scene '", name, "': parameter 'preset' must be 0 to ", kPresetCount, " (got ", preset,
+         ")");
+  const Preset* ps = preset > 0 ? &kPresets[preset - 1] : nullptr;
+  const double q = ps ? ps->mass_ratio : p.get("mass_ratio"), e = ps ? ps->e : p.get("e");
+  const double i1 = ps ? ps->incl1 : p.get("incl1"), w1 = ps ? ps->arg1 : p.get("arg1");
+  const double i2 = ps ? ps->incl2 : p.get("incl2"), w2 = ps ? ps->arg2 : p.get("arg2");
+  const double L = p.get("rp");
+  // M51 and the ring galaxy start closer than the default 5 (their short post-pericentre
+  // times would otherwise leave the window ~30 s of uneventful approach)
+  const double start = ps && ps->start > 0 ? ps->start : p.get("start");
+  const double rp = L * (ps ? ps->orbit_rp : 1.0);
+  const double out1 = L * (ps ? ps->outer1 : kOuter), out2 = L * (ps ? ps->outer2 : kOuter);
   if (n < 4) fail("scene '", name, "': parameter 'n' must be at least 4 (got ", n, ")");
 
   Scene s;
   s.name = "toomre";
   s.units = units::henon();
   const double G = s.units.G, m1 = 1.0, m2 = q, mt = m1 + m2;
-  s.softening = kSoftening * rp;
+  s.softening = kSoftening * L;
 
-  // parabolic relative orbit, approaching: r = 2 rp / (1 + cos nu) at nu < 0
-  const double r0 = start * rp;
+  // relative orbit, approaching (true anomaly < 0), from `start` disk units or, bound, at most
+  // the apocentre (TT72 started their elliptic models there)
+  double r0 = std::max(start * L, rp);
+  if (e < 1.0) r0 = std::min(r0, rp * (1.0 + e) / (1.0 - e));
+  const double cos_nu = std::clamp((rp * (1.0 + e) / r0 - 1.0) / e, -1.0, 1.0);
   Vec3 rel, vrel;
-  kepler_state(G * mt, rp, 1.0, -std::acos(2.0 * rp / r0 - 1.0), rel, vrel);
+  kepler_state(G * mt, rp, e, -std::acos(cos_nu), rel, vrel);
   const double f1 = m2 / mt, f2 = m1 / mt;
   const Vec3 x1 = {-f1 * rel[0], -f1 * rel[1], -f1 * rel[2]};
   const Vec3 v1 = {-f1 * vrel[0], -f1 * vrel[1], -f1 * vrel[2]};
@@ -132,32 +220,45 @@ Scene make_toomre(const Params& p) {
   s.bodies.add(x2[0], x2[1], x2[2], v2[0], v2[1], v2[2], m2, Component::Bulge);
   const std::size_t stars = n - 2, n1 = (stars + 1) / 2, n2 = stars - n1;
   Rng rng(p.seed());
-  add_disk(s.bodies, n1, G, m1, rp, s.softening, i1 * kDeg, w1 * kDeg, x1, v1, rng);
-  add_disk(s.bodies, n2, G, m2, rp, s.softening, i2 * kDeg, w2 * kDeg, x2, v2, rng);
+  // each disk's angles as seen from its own galaxy (TT72's convention): the companion's
+  // pericentre lies at +x from core 1 and at -x from core 2, so disk 2's node turns by 180 deg
+  add_disk(s.bodies, n1, G, m1, out1, s.softening, i1 * kDeg, -w1 * kDeg, x1, v1, rng);
+  add_disk(s.bodies, n2, G, m2, out2, s.softening, i2 * kDeg, kPi - w2 * kDeg, x2, v2, rng);
   // the structure diagnostics follow each disk's massless stars (by number), not the cores
   s.groups = {{"disk 1", 2, 2 + n1}, {"disk 2", 2 + n1, n}};
 
-  // run length: the parabolic time to pericentre (exact for these point-mass cores), then two
-  // rotations of disk 1's outer ring (about the core of mass 1), in which the tails grow long
-  const double r_out = kOuter * rp;
-  set_collision_timing(s, time_to_pericentre(G * mt, rp, 1.0, r0), "parabolic orbit of the cores",
-                       2 * 2 * kPi * std::sqrt(r_out * r_out * r_out / (G * m1)),
-                       "2 rotations of disk 1's outer ring at 0.6 rp");
+  // run length: the Kepler time to pericentre (exact for these point-mass cores), then the
+  // preset's drawing time or two rotations of disk 1's outer ring (about the core of mass 1)
+  const double t_peri = time_to_pericentre(G * mt, rp, e, r0);
+  const double scale_t = std::sqrt(L * L * L / (G * m1));  // TT72's units scale as R^1.5 / M^0.5
+  if (ps) {
+    std::ostringstream why;
+    why << ps->name << " as drawn at t = " << ps->view_time << " (x 1e8 yr)";
+    set_collision_timing(s, t_peri, "Kepler orbit of the cores",
+                         ps->view_time * kTt72Time * scale_t, why.str());
+  } else {
+    set_collision_timing(s, t_peri, "Kepler orbit of the cores",
+                         2 * 2 * kPi * std::sqrt(out1 * out1 * out1 / (G * m1)),
+                         "2 rotations of disk 1's outer ring");
+  }
+  set_view(s, ps, i1 * kDeg, -w1 * kDeg);
 
   std::ostringstream d;
-  d << "Toomre & Toomre restricted encounter"
-    << (preset == 1   ? " (Antennae-like)"
-        : preset == 2 ? " (Mice-like)"
-                      : "")
-    << ": two cores (masses 1 and " << q << ", G = 1) on a parabolic orbit, pericentre " << rp
-    << ", starting at " << start << " rp; " << n1 << " + " << n2
-    << " massless stars in rings of circular orbits at 0.2-0.6 rp, disk tilts (i, w) = (" << i1
-    << ", " << w1 << ") and (" << i2 << ", " << w2 << ") deg";
+  d << "Toomre & Toomre restricted encounter" << (ps ? std::string(": ") + ps->name : "")
+    << "; two cores (masses 1 and " << q << ", G = 1) on "
+    << (e < 1 ? "an elliptic" : "a parabolic") << " orbit (e = " << e << "), pericentre " << rp
+    << ", starting at " << r0 << "; " << n1 << " + " << n2
+    << " massless stars in rings of circular orbits out to " << out1 << " and " << out2
+    << ", disk tilts (i, w) = (" << i1 << ", " << w1 << ") and (" << i2 << ", " << w2 << ") deg";
   s.description = d.str();
-  // the fastest inner ring takes 64 steps per orbit
-  const double r_in = kInner * rp;
+  // the fastest inner ring takes 64 steps per orbit; pericentres closer than the rings (the
+  // ring galaxy's drop-through) resolved with 64 steps of the pericentre's crossing time
+  const double r_in = std::min(out1, out2) * kInner / kOuter;
   s.dt = 2 * kPi * std::sqrt(r_in * r_in * r_in / (G * std::max(m1, m2))) / 64.0;
-  s.camera_distance = 1.5 * r0;
+  s.dt = std::min(s.dt, rp / std::sqrt(2 * G * mt / rp) / 8.0);
+  // framing: both galaxies at the start and at the drawing time (the orbit's separation then)
+  const double sep_end = separation_after_pericentre(G * mt, rp, e, s.duration - t_peri);
+  s.camera_distance = 1.5 * std::max({r0, sep_end + out1 + out2, 4 * out1});
   s.trails = false;
   finish(s);
   return s;

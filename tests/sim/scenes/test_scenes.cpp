@@ -386,6 +386,8 @@ TEST(Scenes, CollisionDurationCoversPericentreAndTails) {
       {"toomre", {}},
       {"toomre", {{"preset", 1}}},
       {"toomre", {{"preset", 2}}},
+      {"toomre", {{"preset", 3}}},
+      {"toomre", {{"preset", 4}}},
       {"toomre", {{"mass_ratio", 0.2}, {"start", 12}, {"rp", 3}}}};
   for (const Case& c : cases) {
     SceneParams p = small(1200);
@@ -420,7 +422,10 @@ TEST(Scenes, CollisionDurationCoversPericentreAndTails) {
     EXPECT_GE((s.duration - t_peri) / s.speed, 5.9);
     if (c.values.empty() || c.values.count("preset")) {
       EXPECT_GE(t_peri / s.speed, 3.0);
-      EXPECT_LE(t_peri / s.speed, 7.0);
+      // the Mice preset starts at the apocentre of its e = 0.6 orbit as TT72 did: a longer
+      // approach (~16 s), the whole run still within 30 s
+      const bool from_apocentre = c.values.count("preset") && c.values.at("preset") == 2;
+      EXPECT_LE(t_peri / s.speed, from_apocentre ? 20.0 : 7.0);
       EXPECT_LE(s.duration / s.speed, 30.0);
     }
   }

@@ -188,15 +188,21 @@ TEST(Toomre, PresetsSetTheDocumentedTilts) {
   struct Case {
     double preset, q, i1, i2;
   };
-  for (const Case& c : {Case{1, 1, 60, 60}, Case{2, 1, 25, 155}}) {
+  // TT72's figures 23, 22 and 21 (|i|: the angle between spin and orbit is blind to the sign
+  // of the tilt) and the ring galaxy's drop-through perpendicular to the disk
+  const char* names[] = {"Antennae", "Mice", "M51", "ring"};
+  for (const Case& c :
+       {Case{1, 1, 60, 60}, Case{2, 1, 15, 60}, Case{3, 1.0 / 3.0, 70, 60}, Case{4, 0.3, 90, 90}}) {
     SceneParams sp = with_n(400);
     sp.values = {{"preset", c.preset}};
     const Scene s = make_scene("toomre", sp);
     const auto [a, b] = cores(s.bodies);
-    EXPECT_DOUBLE_EQ(s.bodies.m[b] / s.bodies.m[a], c.q);
+    EXPECT_NEAR(s.bodies.m[b] / s.bodies.m[a], c.q, 1e-12);
     EXPECT_NEAR(inclination(s, a), c.i1, 1e-6) << c.preset;
     EXPECT_NEAR(inclination(s, b), c.i2, 1e-6) << c.preset;
-    EXPECT_NE(s.description.find(c.preset == 1 ? "Antennae" : "Mice"), std::string::npos);
+    EXPECT_NE(s.description.find(names[static_cast<int>(c.preset) - 1]), std::string::npos);
+    // the papers' viewing direction is the default camera's
+    EXPECT_TRUE(std::isfinite(s.camera_yaw) && std::isfinite(s.camera_pitch)) << c.preset;
   }
   // a preset overrides explicit mass ratio and angles (the panel always passes them all)
   {
@@ -204,8 +210,8 @@ TEST(Toomre, PresetsSetTheDocumentedTilts) {
     sp.values = {{"preset", 2}, {"incl1", 80}, {"incl2", 10}, {"mass_ratio", 3}};
     const Scene s = make_scene("toomre", sp);
     const auto [a, b] = cores(s.bodies);
-    EXPECT_NEAR(inclination(s, a), 25, 1e-6);
-    EXPECT_NEAR(inclination(s, b), 155, 1e-6);
+    EXPECT_NEAR(inclination(s, a), 15, 1e-6);
+    EXPECT_NEAR(inclination(s, b), 60, 1e-6);
     EXPECT_DOUBLE_EQ(s.bodies.m[b] / s.bodies.m[a], 1);
   }
   // custom: the given angles
@@ -232,7 +238,8 @@ TEST(Toomre, BadParametersRefusedByName) {
     const char* needle;
   };
   const Case cases[] = {
-      {{{"preset", 3}}, 100, "'preset'"},
+      {{{"preset", 5}}, 100, "'preset'"},
+      {{{"e", 1.5}}, 100, "'e'"},
       {{{"rp", 0}}, 100, "'rp'"},
       {{{"mass_ratio", 20}}, 100, "'mass_ratio'"},
       {{{"incl1", 200}}, 100, "'incl1'"},
