@@ -509,6 +509,43 @@ std::shared_ptr<const Lesson> apply_lesson(LaunchOptions& o) {
   return lesson;
 }
 
+// --small-bodies FILE and its options: the JPL small bodies added to the scene
+void add_small_bodies(const LaunchOptions& o, Scene& scene) {
+  if (!o.small_bodies.empty()) {
+    sky::SmallBodyOptions so;
+    so.classes = o.small_body_classes;
+    so.max = o.small_bodies_max;
+    so.masses =
+        sky::parse_small_body_masses(o.small_body_masses.empty() ? "largest" : o.small_body_masses);
+    if (o.small_bodies_massless) {
+      if (!o.small_body_masses.empty() && o.small_body_masses != "none")
+        fail("--small-bodies-massless contradicts --small-bodies-masses ", o.small_body_masses);
+      so.masses = sky::SmallBodyMasses::None;
+    }
+    so.carry = !o.small_bodies_kepler;
+    so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
+    sky::add_small_bodies(scene, o.small_bodies, so);
+  } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless ||
+             !o.small_body_masses.empty() || o.small_bodies_kepler) {
+    fail(
+        "--small-bodies-class, --small-bodies-max, --small-bodies-masses, "
+        "--small-bodies-massless and --small-bodies-kepler need --small-bodies FILE");
+  }
+}
+
+// --pn: the 1PN term is the field of one dominant body (the Sun), not of a galaxy's heaviest star
+void check_one_dominant_body(const Scene& scene) {
+  const Bodies& b = scene.bodies;
+  double total = 0, heaviest = 0;
+  for (double m : b.m) {
+    total += m;
+    heaviest = std::max(heaviest, m);
+  }
+  if (!(heaviest >= 0.5 * total))
+    fail("--pn: the 1PN correction is about one dominant body (the Sun); in scene '", scene.name,
+         "' the heaviest body holds only ", 100 * heaviest / total, "% of the mass");
+}
+
 }  // namespace
 
 Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
@@ -565,26 +602,7 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   }
   for (const std::string& n : l.scene.notes)
     std::fprintf(stderr, "nbody: %s\n", n.c_str());
-  if (!o.small_bodies.empty()) {
-    sky::SmallBodyOptions so;
-    so.classes = o.small_body_classes;
-    so.max = o.small_bodies_max;
-    so.masses =
-        sky::parse_small_body_masses(o.small_body_masses.empty() ? "largest" : o.small_body_masses);
-    if (o.small_bodies_massless) {
-      if (!o.small_body_masses.empty() && o.small_body_masses != "none")
-        fail("--small-bodies-massless contradicts --small-bodies-masses ", o.small_body_masses);
-      so.masses = sky::SmallBodyMasses::None;
-    }
-    so.carry = !o.small_bodies_kepler;
-    so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
-    sky::add_small_bodies(l.scene, o.small_bodies, so);
-  } else if (!o.small_body_classes.empty() || o.small_bodies_max || o.small_bodies_massless ||
-             !o.small_body_masses.empty() || o.small_bodies_kepler) {
-    fail(
-        "--small-bodies-class, --small-bodies-max, --small-bodies-masses, "
-        "--small-bodies-massless and --small-bodies-kepler need --small-bodies FILE");
-  }
+  add_small_bodies(o, l.scene);
   // no kernel named: the fastest one accurate enough for this scene (same side, GPU or CPU)
   if (o.kernel.empty()) {
     const KernelPick c = choose_kernel(l.scene, k.gpu);
@@ -632,19 +650,7 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   if (p.post_newtonian && !u.physical())
     fail("--pn: scene '", l.scene.name, "' has no physical units (", u.name,
          "), so the speed of light is unknown");
-  if (p.post_newtonian) {
-    // the 1PN term is the field of one dominant body (the Sun), not of a galaxy's heaviest star
-    const Bodies& b = l.scene.bodies;
-    double total = 0, heaviest = 0;
-    for (double m : b.m) {
-      total += m;
-      heaviest = std::max(heaviest, m);
-    }
-    if (!(heaviest >= 0.5 * total))
-      fail("--pn: the 1PN correction is about one dominant body (the Sun); in scene '",
-           l.scene.name, "' the heaviest body holds only ", 100 * heaviest / total,
-           "% of the mass");
-  }
+  if (p.post_newtonian) check_one_dominant_body(l.scene);
   if (l.lesson) {
     // the lesson's dt and speed are in the scene's units
     const UnitSystem& su = l.scene.units;

@@ -127,8 +127,8 @@ std::function<Scene(const SceneParams&)> wrap(const char* name) {
   return [name](const SceneParams& sp) { return F(Params(row(name), sp)); };
 }
 
-std::vector<SceneInfo> build_table() {
-  std::vector<SceneInfo> t;
+// the galaxies: collisions, Toomre & Toomre, a disk
+void add_galaxy_rows(std::vector<SceneInfo>& t) {
   t.push_back(
       {"galaxy-collision",
        "Galaxy collision",
@@ -208,6 +208,10 @@ std::vector<SceneInfo> build_table() {
          "self-gravity; costs O(N))",
          0, 1, 0, true}},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
+}
+
+// the real sky on a date (Swiss Ephemeris)
+void add_sky_rows(std::vector<SceneInfo>& t) {
   t.push_back(
       {"solar-system",
        "Solar system",
@@ -240,6 +244,10 @@ std::vector<SceneInfo> build_table() {
          "(cached per date); 0: the ephemeris' states as they are",
          0, 1, 1, true}},
        wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
+}
+
+// small scenes and star clusters
+void add_small_rows(std::vector<SceneInfo>& t) {
   t.push_back({"planet-into-jupiter",
                "Planet into Jupiter",
                "crash an Earth-mass planet into Jupiter past the Galilean moons (merging on)",
@@ -287,6 +295,13 @@ std::vector<SceneInfo> build_table() {
        4096,
        {{"virial", "virial ratio", "2K/|W| of the initial random velocities", 0, 0.5, 0.02}},
        wrap<scenes::make_cold_collapse>("cold-collapse")});
+}
+
+std::vector<SceneInfo> build_table() {
+  std::vector<SceneInfo> t;
+  add_galaxy_rows(t);
+  add_sky_rows(t);
+  add_small_rows(t);
   return t;
 }
 
