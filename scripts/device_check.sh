@@ -24,9 +24,9 @@ mkdir -p "$OUT"
 R=$(mktemp -d)/device_check
 mkdir -p "$R"
 pack=.devpack
-[ -f $pack/bin.tgz ] || { echo "device_check: no $pack/bin.tgz (run scripts/device_pack.sh)"; exit 2; }
+[ -f $pack/bin.tar.xz ] || { echo "device_check: no $pack/bin.tar.xz (run scripts/device_pack.sh)"; exit 2; }
 work=$(mktemp -d)
-tar -C "$work" -xzf $pack/bin.tgz
+bash scripts/unpack_xz.sh $pack/bin.tar.xz "$work"
 tar -C "$work" -xzf $pack/sky.tgz
 B=$work/bin
 export LD_LIBRARY_PATH=$PWD/$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

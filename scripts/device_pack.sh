@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what scripts/device_check.sh needs on the GPU machine into .devpack/ (ignored by git;
 # carry it: ["scripts", ".devpack"] are in the work tree anyway, only .devpack must be carried):
-#   bin.tgz   nbody and every test binary that uses the GPU or GL, stripped
+#   bin.tar.xz  nbody and every test binary that uses the GPU or GL, stripped
 #   lib/      the runtime libraries the device image lacks (Debian packages, extracted there)
 #   sky.tgz   the Swiss Ephemeris files and the JPL small-body files of kstars-data
 # Build first for the device's architecture, e.g.
@@ -33,7 +33,9 @@ strip -o "$tmp/bin/nbody" "$bin/nbody"
 for t in "${tests[@]}"; do
   if [ -x "$bin/$t" ]; then strip -o "$tmp/bin/$t" "$bin/$t"; else echo "device_pack: no $t" >&2; fi
 done
-tar -C "$tmp" -cf - bin | gzip -9 >"$out/bin.tgz"
+# xz with its 64 MiB window: the binaries share most of their bytes (the same static libraries
+# and CUDA code), which gzip's 32 KiB window cannot see (55 MB as .tgz, 8 MB as .tar.xz)
+tar -C "$tmp" -cf - bin | xz -9 -T2 >"$out/bin.tar.xz"
 
 # libraries: Debian's packages, extracted (the device image is Ubuntu with the NVIDIA driver
 # and CUDA runtime but no GL loader, GLFW, X client libraries, Swiss Ephemeris or stb)
