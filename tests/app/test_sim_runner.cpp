@@ -233,7 +233,9 @@ TEST(SimRunner, MonitorsWriteTheStateAndForgetOnReset) {
   SimState next;
   r.run_frame();
   r.take(next);
-  if (next.map_version == map_version) EXPECT_EQ(next.map.get(), map);
+  if (next.map_version == map_version) {
+    EXPECT_EQ(next.map.get(), map);
+  }
   EXPECT_EQ(st.map->size, c.map.size);
 
   // a reset: the energy of the old run is forgotten in the state published with it
