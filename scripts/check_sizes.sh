@@ -8,7 +8,10 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 max_file=800
 max_function=150
 cd "$root"
-if ! ctags --version 2>/dev/null | grep -q "Universal Ctags"; then
+# Debian's universal-ctags installs ctags-universal (and `ctags` as an alternative)
+ctags=ctags
+command -v ctags-universal >/dev/null 2>&1 && ctags=ctags-universal
+if ! $ctags --version 2>/dev/null | grep -q "Universal Ctags"; then
   echo "check_sizes: Universal Ctags is needed (apt-get install universal-ctags)" >&2
   exit 2
 fi
@@ -24,7 +27,7 @@ while IFS= read -r f; do
 done < <(find "${dirs[@]}" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \
   -o -name '*.h' \) | sort)
 # functions: a tag's line and end fields give its extent
-long=$(ctags --languages=C++ --langmap=C++:+.cu.cuh --kinds-C++=f --fields=+ne -o - -R "${dirs[@]}" |
+long=$($ctags --languages=C++ --langmap=C++:+.cu.cuh --kinds-C++=f --fields=+ne -o - -R "${dirs[@]}" |
   awk -F'\t' -v max="$max_function" '{
     s = 0; e = 0
     for (i = 4; i <= NF; i++) {
