@@ -4,6 +4,7 @@
 // planets' mass, Jupiter, Saturn, Uranus, Neptune; AU, days, solar masses), a Keplerian two-body
 // orbit, and Kepler's equation solved for a reference.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -116,6 +117,23 @@ inline double mercury_advance(Integrator integ, bool post_newtonian, double dt, 
   const double n = outputs + 1;
   const double slope = (n * sta - st * sa) / (n * stt - st * st);  // rad per century
   return slope * 180 / kPi * 3600;
+}
+
+/// The largest position error of the outer planets after `steps` steps of `dt` days with `integ`
+/// and as many of -dt back (a time-reversible or accurate integrator returns to its start).
+inline double round_trip_error(Integrator integ, double dt, int steps) {
+  Bodies b = outer_planets();
+  SimParams p;
+  auto backend = backend_for(b, p, integ, kGaussG, dt);
+  backend->step(p, steps);
+  p.dt = -dt;
+  backend->step(p, steps);
+  Bodies end;
+  backend->get_bodies(end);
+  double err = 0;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    err = std::max(err, std::hypot(end.x[i] - b.x[i], end.y[i] - b.y[i], end.z[i] - b.z[i]));
+  return err;
 }
 
 }  // namespace nbody::testing

@@ -15,6 +15,7 @@
 
 #include "sim/core/scene.hpp"
 #include "sim/sky/carry.hpp"
+#include "tests/sim/sky/temp_cache.hpp"
 #include "tests/test_util.hpp"
 
 namespace nbody {
@@ -28,30 +29,7 @@ bool have(const char* path) {
   return fs::exists(path, ec);
 }
 
-// XDG_CACHE_HOME pointed at a fresh folder for the test's life
-class TempCache {
- public:
-  TempCache() {
-    dir_ = fs::temp_directory_path() / ("nbody_sky_carry_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(std::random_device{}()));
-    fs::create_directories(dir_);
-    if (const char* old = std::getenv("XDG_CACHE_HOME")) old_ = old, had_ = true;
-    ::setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
-  }
-  ~TempCache() {
-    if (had_)
-      ::setenv("XDG_CACHE_HOME", old_.c_str(), 1);
-    else
-      ::unsetenv("XDG_CACHE_HOME");
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
- private:
-  fs::path dir_;
-  std::string old_;
-  bool had_ = false;
-};
+using TempCache = nbody::testing::TempCache;
 
 double distance(const sky::State& a, const sky::State& b) {
   return std::hypot(a.r[0] - b.r[0], a.r[1] - b.r[1], a.r[2] - b.r[2]);
@@ -91,7 +69,7 @@ TEST(SkyCarry, CeresPallasVestaTwentyYearsFromTheirEpoch) {
 
 TEST(SkyCarry, CachedPerDateAndCorruptCacheIgnored) {
   if (!have(kAsteroids)) GTEST_SKIP() << "kstars-data is not installed";
-  TempCache cache;
+  TempCache cache("nbody_sky_carry_");
   sky::SbdbFilter f;
   f.max = 200;
   const sky::SbdbData d = sky::read_sbdb_file(kAsteroids, f);
@@ -123,7 +101,7 @@ TEST(SkyCarry, CachedPerDateAndCorruptCacheIgnored) {
 
 TEST(SkyCarry, SceneSmallBodiesAreCarriedUnlessKepler) {
   if (!have(kAsteroids)) GTEST_SKIP() << "kstars-data is not installed";
-  TempCache cache;
+  TempCache cache("nbody_sky_carry_");
   // 20 years after the elements' epoch, the unfitted planets (quick); Pallas carried vs Kepler
   SceneParams sp;
   sp.values = {{"jd", 2459800.5 + 7305}, {"fit", 0}};

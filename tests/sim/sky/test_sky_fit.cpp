@@ -18,6 +18,7 @@
 #include "sim/core/backend.hpp"
 #include "sim/core/scene.hpp"
 #include "sim/sky/fit.hpp"
+#include "tests/sim/sky/temp_cache.hpp"
 #include "tests/test_util.hpp"
 
 namespace nbody {
@@ -26,32 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using sky::Body;
 
-// XDG_CACHE_HOME pointed at a fresh folder for the test's life
-class TempCache {
- public:
-  TempCache() {
-    dir_ = fs::temp_directory_path() / ("nbody_sky_fit_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(std::random_device{}()));
-    fs::create_directories(dir_);
-    const char* old = std::getenv("XDG_CACHE_HOME");
-    if (old) old_ = old, had_ = true;
-    ::setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
-  }
-  ~TempCache() {
-    if (had_)
-      ::setenv("XDG_CACHE_HOME", old_.c_str(), 1);
-    else
-      ::unsetenv("XDG_CACHE_HOME");
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  const fs::path& dir() const { return dir_; }
-
- private:
-  fs::path dir_;
-  std::string old_;
-  bool had_ = false;
-};
+using TempCache = nbody::testing::TempCache;
 
 TEST(SkyFit, LeastSquaresStep) {
   // an overdetermined linear system with a known solution: λ = 0 finds it, λ > 0 shortens it
@@ -92,7 +68,7 @@ TEST(SkyFit, LeastSquaresStep) {
 }
 
 TEST(SkyFit, CacheRoundTripAndCorruptFile) {
-  TempCache cache;
+  TempCache cache("nbody_sky_fit_");
   // a small fit (the Sun and Jupiter, a 40-day window) keeps this quick
   sky::FitOptions o;
   o.window_days = 40;
@@ -199,7 +175,7 @@ void print(const char* what, const std::vector<double>& e) {
 }
 
 TEST(SkyFit, TenYearsWithTheDefaults) {
-  TempCache cache;
+  TempCache cache("nbody_sky_fit_");
   // 1950 and 2200 (J2000 is the 100-year test's)
   for (const double jd : {2433282.5, 2524593.5}) {
     const std::vector<double> e = scene_errors(jd, 10, true);
@@ -220,7 +196,7 @@ TEST(SkyFit, TenYearsWithTheDefaults) {
 }
 
 TEST(SkyFit, HundredYearsWithTheDefaults) {
-  TempCache cache;
+  TempCache cache("nbody_sky_fit_");
   double seconds = 0;
   const std::vector<double> e = scene_errors(sky::kJ2000, 100, true, &seconds);
   print("J2000, 100 yr, fitted:", e);
