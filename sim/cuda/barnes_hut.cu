@@ -2,19 +2,25 @@
 //
 // Each force evaluation: bounding cube (two-stage min/max reduction) -> 63-bit Morton keys ->
 // CUB radix sort of (key, index) -> pos/vel/order gathered in key order (the bodies stay sorted
-// between steps, so the sort sees a nearly sorted input) -> octree built level by level (one
-// count kernel + scan + split kernel per level) -> moments level by level from the deepest
-// (mass, centre of mass, traceless quadrupole, r_crit^2 = (l/theta + delta)^2) -> traversal:
-// one warp per group of 32 or 64 consecutive sorted bodies walks the tree breadth-first against
-// the group's bounding box; accepted cells and the bodies of opened leaves are compacted into
-// shared-memory lists that the warp evaluates 32 at a time. No float atomics: two runs agree
+// between steps, so the sort sees a nearly sorted input) -> one cooperative kernel builds the
+// octree level by level (a warp per node finds its octants, a grid-wide scan places the children),
+// the traversal's groups and the moments from the deepest level up (mass, centre of mass,
+// traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between levels, so
+// no host round trip -> traversal: one warp per group of 32 or 64 consecutive sorted bodies walks
+// the tree breadth-first against the group's bounding box; accepted cells and the bodies of opened
+// leaves are compacted into // shared-memory lists that the warp evaluates 32 at a time. No float atomics: two runs agree
 // bitwise.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <utility>
 
+#include <cooperative_groups.h>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -155,55 +161,7 @@ __device__ int for_each_octant(const u64* __restrict__ keys, u32 b, u32 e, int l
   return k;
 }
 
-__global__ void root_kernel(Nodes t, u32 n) {
-  if (threadIdx.x != 0) return;
-  t.begin[0] = 0;
-  t.count[0] = n;
-  t.level[0] = 0;
-  t.prefix[0] = 0;
-}
-
-// children each node of the level [lb, lb + m) will have (0: it stays a leaf)
-__global__ void __launch_bounds__(kBlock)
-    count_children_kernel(const u64* __restrict__ keys, Nodes t, u32 lb, u32 m, u32 leaf,
-                          u32* __restrict__ nchild) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  const u32 node = lb + i, b = t.begin[node], c = t.count[node];
-  const int level = static_cast<int>(t.level[node]);
-  int k = 0;
-  if (c > leaf && level < tree::kMaxLevel)
-    k = for_each_octant(keys, b, b + c, level, t.prefix[node], [](int, u32, u32) {});
-  nchild[i] = static_cast<u32>(k);
-}
-
-// writes the children of the level's nodes after `le` (offsets from the inclusive scan)
-__global__ void __launch_bounds__(kBlock)
-    split_kernel(const u64* __restrict__ keys, Nodes t, u32 lb, u32 m, u32 le,
-                 const u32* __restrict__ nchild, const u32* __restrict__ incl) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  const u32 node = lb + i, k = nchild[i];
-  if (k == 0) {
-    t.first[node] = 0;
-    t.nchild[node] = 0;
-    return;
-  }
-  const u32 c0 = le + incl[i] - k, b = t.begin[node];
-  const int level = static_cast<int>(t.level[node]);
-  const u64 prefix = t.prefix[node];
-  t.first[node] = c0;
-  t.nchild[node] = k;
-  u32 c = c0;
-  for_each_octant(keys, b, b + t.count[node], level, prefix, [&](int d, u32 lo, u32 hi) {
-    t.begin[c] = lo;
-    t.count[c] = hi - lo;
-    t.level[c] = static_cast<u32>(level + 1);
-    t.prefix[c] = tree::child_prefix(prefix, level, d);
-    ++c;
-  });
-}
-
+#include "sim/cuda/bh_build.cuh"           // NOLINT(build/include): part of this file
 #include "sim/cuda/bh_moments_groups.cuh"  // NOLINT(build/include): part of this file
 #include "sim/cuda/bh_traversal.cuh"       // NOLINT(build/include): part of this file
 
@@ -240,6 +198,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
     DeviceStore<T>& st = this->store();
     out.clear();
+    read_meta();
     if (level_start_.size() < 2 || st.size() == 0 || max_level < 0) return true;
     // the nodes of levels 0..max_level are the first ones (breadth-first order)
     const std::size_t last = std::min<std::size_t>(max_level + 1, level_start_.size() - 1);
@@ -262,36 +221,52 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return true;
   }
 
+  // No host round trip: the build runs on the device (bh_build.cuh); the counted work and the
+  // phase times wait on the device until collect(), after the store's own wait.
   void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
     DeviceStore<T>& st = this->store();
     const BhConfig& cfg = config_.get(this->row(), p);
-    const double theta = cfg.theta;
-    const u32 leaf = static_cast<u32>(cfg.leaf_size);
-    const int group = cfg.group_size;
-    const bool quad = cfg.quadrupole;
-    const int block = cfg.block_size;
     const cudaStream_t s = st.context().stream;
-    ev_[0].record(s);
+    if (pending_ == evs_.size()) evs_.emplace_back();
+    auto& ev = evs_[pending_++];
+    ev[0].record(s);
     sort_bodies();
-    ev_[1].record(s);
-    build_tree(leaf);
-    make_groups(static_cast<u32>(group));
-    ev_[2].record(s);
+    ev[1].record(s);
+    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(cfg.group_size), cfg.theta);
+    ev[2].record(s);
     // several GPUs: this one's range of groups (every GPU built the same tree)
-    u32 g0 = 0, g1 = ngroups_;
-    if (st.parts() > 1) slice_groups(g0, g1);
-    compute_moments(theta);
-    ev_[3].record(s);
-    traverse(G, eps2, group, quad, block, g0, g1);
-    if (st.parts() > 1) count_costs(g0, g1);
-    ev_[4].record(s);
-    // counted work and phase times
+    u32 g0 = 0, g1 = 0;
+    const bool sliced = st.parts() > 1;
+    if (sliced) slice_groups(g0, g1);
+    traverse(G, eps2, cfg.group_size, cfg.quadrupole, cfg.block_size, g0, g1, sliced);
+    if (sliced) count_costs(g0, g1);
+    ev[3].record(s);
+    work.interactions = 0;  // counted on the device, added by collect()
+  }
+
+  bool collect(StepWork& work) override {
+    if (pending_ == 0) return false;
+    const cudaStream_t s = this->store().context().stream;
+    StepWork w;
+    const char* names[3] = {"keys+sort", "build", "traversal"};
+    for (std::size_t e = 0; e < pending_; ++e)
+      for (int k = 0; k < 3; ++k) {
+        StepWork one;
+        one.phases.push_back({names[k], evs_[e][k + 1].elapsed_since(evs_[e][k])});
+        w.add(one);
+      }
+    pending_ = 0;
     ull total = 0;
-    work_sum_.download(&total, 1, s);
-    work.interactions = static_cast<double>(total);
-    const char* names[4] = {"keys+sort", "build", "moments", "traversal"};
-    for (int k = 0; k < 4; ++k)
-      work.phases.push_back({names[k], ev_[k + 1].elapsed_since(ev_[k])});
+    work_acc_.download(&total, 1, s);
+    NBODY_CUDA_CHECK(cudaMemsetAsync(work_acc_.get(), 0, sizeof(ull), s));
+    w.interactions = static_cast<double>(total);
+    w.flops_per_interaction = work.flops_per_interaction;
+    work.add(w);
+    // room for the next builds: more when a level did not fit or the tree came close
+    read_meta();
+    if (meta_host_.overflow || meta_host_.nodes + meta_host_.nodes / 4 > cap_)
+      cap_ = std::max<std::size_t>(2 * cap_, meta_host_.nodes + meta_host_.nodes / 2);
+    return meta_host_.overflow != 0;
   }
 
  private:
@@ -300,12 +275,11 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
   void sort_bodies();
-  void build_tree(u32 leaf);
-  void compute_moments(double theta);
-  void make_groups(u32 gs);
-  void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1);
+  void build(u32 leaf, u32 gs, double theta);
+  void read_meta() const;
+  void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1, bool sliced);
   template <int PER, bool Quad, bool Guard>
-  void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1);
+  void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced);
   void slice_groups(u32& g0, u32& g1);
   void count_costs(u32 g0, u32 g1);
 
@@ -316,17 +290,22 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   DeviceBuffer<unsigned char> temp_;  // CUB temporary storage, shared by sort, scan and reduce
   DeviceBuffer<u32> begin_, count_, first_, nchild_, level_;
   DeviceBuffer<u64> prefix_;
-  DeviceBuffer<u32> split_n_, split_incl_;
+  DeviceBuffer<u32> scan_, bnd_, group_n_, block_sum_;
   DeviceBuffer<V4> A_, M_, Q_;
-  DeviceBuffer<u32> group_n_, group_incl_;
   DeviceBuffer<uint2> groups_;
-  u32 ngroups_ = 0;
+  DeviceBuffer<BuildMeta> meta_;
+  std::size_t cap_ = 0;  // nodes the arrays hold (grown by collect())
+  int build_blocks_ = 0, build_n_ = -1;
+  // the last build as the host last read it (read_meta())
+  mutable BuildMeta meta_host_{};
+  mutable u32 ngroups_ = 0;
+  mutable std::vector<u32> level_start_;  // first node of each level, then the node count
   DeviceBuffer<u32> queues_, counter_;
-  DeviceBuffer<ull> group_work_, work_sum_;
+  DeviceBuffer<ull> group_work_, work_acc_;
   DeviceBuffer<u64> group_keys_in_, group_keys_;
   DeviceBuffer<u32> cut_, cut_group_;
-  std::vector<u32> level_start_;  // first node of each level, then the node count
-  Event ev_[5];
+  std::vector<std::array<Event, 4>> evs_;  // per force evaluation since the last collect()
+  std::size_t pending_ = 0;
 };
 
 // bounding cube, keys, sort, and the bodies gathered in key order
@@ -362,89 +341,66 @@ void BarnesHutBackend<T>::sort_bodies() {
   st.permute(perm_.get());
 }
 
-// the octree level by level: count children, scan, read the level's total, split
+// tree, groups and moments: one cooperative kernel (bh_build.cuh), nothing read back
 template <typename T>
-void BarnesHutBackend<T>::build_tree(u32 leaf) {
+void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta) {
   DeviceStore<T>& st = this->store();
   const std::size_t n = st.size();
   const Context& ctx = st.context();
-  const std::size_t guess = 1024 + 3 * n / std::max<u32>(leaf, 1);
-  for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_})
-    if (b->size() < guess) b->resize(guess);
-  if (prefix_.size() < guess) prefix_.resize(guess);
-  launch(ctx, "bh_root", root_kernel, LaunchShape{1, 32}, nodes(), static_cast<u32>(n));
-  level_start_.assign(1, 0);
-  u32 lb = 0, le = 1;
-  for (;;) {
-    const u32 m = le - lb;
-    split_n_.reserve(m);
-    split_incl_.reserve(m);
-    launch(ctx, "bh_count", count_children_kernel, LaunchShape{m, kBlock}, keys_.get(), nodes(), lb,
-           m, leaf, split_n_.get());
-    std::size_t bytes = 0;
-    NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
-        nullptr, bytes, split_n_.get(), split_incl_.get(), static_cast<int>(m), ctx.stream));
-    temp_.reserve(bytes);
-    bytes = temp_.size();
-    NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
-        temp_.get(), bytes, split_n_.get(), split_incl_.get(), static_cast<int>(m), ctx.stream));
-    u32 total = 0;
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(&total, split_incl_.get() + (m - 1), sizeof(u32),
-                                     cudaMemcpyDeviceToHost, ctx.stream));
-    NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-    const std::size_t need = std::size_t(le) + total;
-    if (need > begin_.size()) {
-      for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_})
-        grow_keep(*b, le, need, ctx.stream);
-      grow_keep(prefix_, le, need, ctx.stream);
-    }
-    launch(ctx, "bh_split", split_kernel, LaunchShape{m, kBlock}, keys_.get(), nodes(), lb, m, le,
-           split_n_.get(), split_incl_.get());
-    level_start_.push_back(le);
-    if (total == 0) break;
-    lb = le;
-    le += total;
+  // room for the nodes: clustered bodies need more than uniform ones (collect() adds more)
+  if (cap_ == 0) cap_ = 1024 + std::max<std::size_t>(n / 2, 3 * n / std::max<u32>(leaf, 1));
+  for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_, &scan_, &group_n_})
+    b->reserve(cap_);
+  prefix_.reserve(cap_);
+  bnd_.reserve(8 * cap_);
+  A_.reserve(cap_);
+  M_.reserve(cap_);
+  Q_.reserve(cap_);
+  groups_.reserve(n);
+  meta_.reserve(1);
+  if (build_n_ != static_cast<int>(n)) {
+    // as many blocks as stay resident (a cooperative launch needs them all at once), fewer for
+    // small N: the grid-wide barriers cost more with more blocks
+    int per_sm = 0;
+    NBODY_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, build_kernel<T>, kBlock, 0));
+    const int resident = std::max(1, per_sm) * device_properties().multiProcessorCount;
+    build_blocks_ = static_cast<int>(std::clamp<std::size_t>((n + 511) / 512, 1, resident));
+    build_n_ = static_cast<int>(n);
   }
+  block_sum_.reserve(static_cast<std::size_t>(build_blocks_));
+  BuildArgs<T> a{keys_.get(),
+                 nodes(),
+                 static_cast<u32>(n),
+                 leaf,
+                 gs,
+                 static_cast<u32>(cap_),
+                 scan_.get(),
+                 bnd_.get(),
+                 group_n_.get(),
+                 block_sum_.get(),
+                 meta_.get(),
+                 groups_.get(),
+                 st.positions(),
+                 cube_.get(),
+                 theta,
+                 A_.get(),
+                 M_.get(),
+                 Q_.get()};
+  void* args[] = {&a};
+  NBODY_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(build_kernel<T>),
+                                               dim3(build_blocks_), dim3(kBlock), args, 0,
+                                               ctx.stream));
+  NBODY_CUDA_CHECK(cudaGetLastError());
 }
 
-// the groups of the traversal (see for_each_group), in node order
+// the last build's levels and groups on the host (waits for it: inspection, several GPUs)
 template <typename T>
-void BarnesHutBackend<T>::make_groups(u32 gs) {
-  DeviceStore<T>& st = this->store();
-  const Context& ctx = st.context();
-  const u32 nodes = level_start_.back();
-  group_n_.reserve(nodes);
-  group_incl_.reserve(nodes);
-  launch(ctx, "bh_count_groups", count_groups_kernel, LaunchShape{nodes, kBlock}, this->nodes(),
-         nodes, gs, group_n_.get());
-  std::size_t bytes = 0;
-  NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, group_n_.get(), group_incl_.get(),
-                                                 static_cast<int>(nodes), ctx.stream));
-  temp_.reserve(bytes);
-  bytes = temp_.size();
-  NBODY_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
-      temp_.get(), bytes, group_n_.get(), group_incl_.get(), static_cast<int>(nodes), ctx.stream));
-  NBODY_CUDA_CHECK(cudaMemcpyAsync(&ngroups_, group_incl_.get() + (nodes - 1), sizeof(u32),
-                                   cudaMemcpyDeviceToHost, ctx.stream));
-  NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-  groups_.reserve(ngroups_);
-  launch(ctx, "bh_write_groups", write_groups_kernel, LaunchShape{nodes, kBlock}, this->nodes(),
-         nodes, gs, group_n_.get(), group_incl_.get(), groups_.get());
-}
-
-// moments from the deepest level up
-template <typename T>
-void BarnesHutBackend<T>::compute_moments(double theta) {
-  DeviceStore<T>& st = this->store();
-  const std::size_t nodes = level_start_.back();
-  A_.reserve(nodes);
-  M_.reserve(nodes);
-  Q_.reserve(nodes);
-  for (std::size_t l = level_start_.size() - 1; l-- > 0;) {
-    const u32 lb = level_start_[l], m = level_start_[l + 1] - lb;
-    launch(st.context(), "bh_moments", moments_kernel<T>, LaunchShape{m, kBlock}, st.positions(),
-           this->nodes(), lb, m, cube_.get(), theta, A_.get(), M_.get(), Q_.get());
-  }
+void BarnesHutBackend<T>::read_meta() const {
+  if (meta_.size() == 0) return;
+  meta_.download(&meta_host_, 1, this->store().context().stream);
+  level_start_.assign(meta_host_.level_start, meta_host_.level_start + meta_host_.levels + 1);
+  ngroups_ = meta_host_.ngroups;
 }
 
 // several GPUs: the groups sorted by first body, the requested cuts moved to group boundaries
@@ -453,6 +409,7 @@ template <typename T>
 void BarnesHutBackend<T>::slice_groups(u32& g0, u32& g1) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
+  read_meta();
   const u32 ng = ngroups_;
   group_keys_in_.reserve(ng);
   group_keys_.reserve(ng);
@@ -504,65 +461,67 @@ void BarnesHutBackend<T>::count_costs(u32 g0, u32 g1) {
 
 template <typename T>
 template <int PER, bool Quad, bool Guard>
-void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1) {
+void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
   auto* kernel = traverse_kernel<T, PER, Quad, Guard>;
   const int warps = block / 32;
-  // the groups [g0, g1) (all of them on one GPU)
-  const int groups = static_cast<int>(g1 - g0);
+  // the groups [g0, g1) on several GPUs; on one, as many as the build wrote (read on the device)
+  const std::size_t n = st.size();
+  const std::size_t groups = sliced ? g1 - g0 : std::max<std::size_t>(ngroups_, n / 64 + 1);
   const std::size_t smem = sizeof(WarpLists<T>) * warps;
   NBODY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(smem)));
   int per_sm = 0;
   NBODY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
   const int resident = std::max(1, per_sm) * device_properties().multiProcessorCount;
-  const int blocks = std::max(1, std::min(resident, (groups + warps - 1) / warps));
+  const int blocks =
+      std::max(1, std::min<int>(resident, static_cast<int>((groups + warps - 1) / warps)));
   const u32 qcap = static_cast<u32>(
-      std::min<std::size_t>(kQueueCap, std::max<std::size_t>(64, next_pow2(level_start_.back()))));
+      std::min<std::size_t>(kQueueCap, std::max<std::size_t>(64, next_pow2(cap_))));
   queues_.reserve(std::size_t(blocks) * warps * qcap);
   counter_.reserve(1);
-  group_work_.reserve(groups);
-  work_sum_.reserve(1);
+  group_work_.reserve(std::max<std::size_t>(n, 1));
+  if (work_acc_.size() == 0) {
+    work_acc_.reserve(1);
+    NBODY_CUDA_CHECK(cudaMemsetAsync(work_acc_.get(), 0, sizeof(ull), ctx.stream));
+  }
   NBODY_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(u32), ctx.stream));
   const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),
                        A_.get(),     M_.get(),     Q_.get()};
+  const u32* ngroups = sliced ? nullptr : &meta_.get()->ngroups;
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
          st.positions(), st.accelerations(), tv, groups_.get() + g0, queues_.get(), qcap,
-         counter_.get(), group_work_.get(), groups, eps2, G);
-  std::size_t bytes = 0;
-  NBODY_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, group_work_.get(), work_sum_.get(),
-                                          groups, ctx.stream));
-  temp_.reserve(bytes);
-  bytes = temp_.size();
-  NBODY_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.get(), bytes, group_work_.get(), work_sum_.get(),
-                                          groups, ctx.stream));
+         counter_.get(), group_work_.get(), work_acc_.get(), ngroups, static_cast<int>(g1 - g0),
+         eps2, G);
 }
 
 template <typename T>
-void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1) {
+void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1,
+                                   bool sliced) {
   const bool guard = needs_guard(eps2);
   // one instantiation per (bodies per lane, quadrupole, guard)
   if (group == 64) {
     if (quad)
-      guard ? launch_traversal<2, true, true>(G, eps2, block, g0, g1)
-            : launch_traversal<2, true, false>(G, eps2, block, g0, g1);
+      guard ? launch_traversal<2, true, true>(G, eps2, block, g0, g1, sliced)
+            : launch_traversal<2, true, false>(G, eps2, block, g0, g1, sliced);
     else
-      guard ? launch_traversal<2, false, true>(G, eps2, block, g0, g1)
-            : launch_traversal<2, false, false>(G, eps2, block, g0, g1);
+      guard ? launch_traversal<2, false, true>(G, eps2, block, g0, g1, sliced)
+            : launch_traversal<2, false, false>(G, eps2, block, g0, g1, sliced);
   } else {
     if (quad)
-      guard ? launch_traversal<1, true, true>(G, eps2, block, g0, g1)
-            : launch_traversal<1, true, false>(G, eps2, block, g0, g1);
+      guard ? launch_traversal<1, true, true>(G, eps2, block, g0, g1, sliced)
+            : launch_traversal<1, true, false>(G, eps2, block, g0, g1, sliced);
     else
-      guard ? launch_traversal<1, false, true>(G, eps2, block, g0, g1)
-            : launch_traversal<1, false, false>(G, eps2, block, g0, g1);
+      guard ? launch_traversal<1, false, true>(G, eps2, block, g0, g1, sliced)
+            : launch_traversal<1, false, false>(G, eps2, block, g0, g1, sliced);
   }
 }
 
 template <typename T>
 bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
   DeviceStore<T>& st = this->store();
+  read_meta();
   if (level_start_.size() < 2 || st.size() == 0) return false;
   const cudaStream_t s = st.context().stream;
   const std::size_t nn = level_start_.back(), n = st.size();

@@ -1,72 +1,8 @@
 #pragma once
-// The Barnes-Hut GPU kernel's cell moments (mass, centre, quadrupole, opening radius) and its
-// target groups (cuts, slices, costs).
+// The Barnes-Hut GPU kernel's target groups (which runs of bodies walk the tree together; on
+// several GPUs their cuts, slices and costs).
 // Included once, by sim/cuda/barnes_hut.cu, inside its anonymous namespace: the types and
 // constants it uses (u32, kBlock, Nodes, ...) are that file's.
-
-// ---------------------------------------------------------------- moments
-
-// multipoles of the level [lb, lb + m), accumulated in double:
-// A = (com, r_crit^2), M = (mass, Qxx, Qyy, Qzz), Q = (Qxy, Qxz, Qyz, 0)
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    moments_kernel(const Vec4<T>* __restrict__ pos, Nodes t, u32 lb, u32 m,
-                   const tree::Cube* __restrict__ cube, double theta, Vec4<T>* __restrict__ A,
-                   Vec4<T>* __restrict__ M, Vec4<T>* __restrict__ Q) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  const u32 node = lb + i, k = t.nchild[node];
-  const u32 b = k ? t.first[node] : t.begin[node], e = b + (k ? k : t.count[node]);
-  // mass and centre of mass
-  double mass = 0, sx = 0, sy = 0, sz = 0;
-  for (u32 j = b; j < e; ++j) {
-    double mj, xj, yj, zj;
-    if (k) {
-      mj = M[j].x, xj = A[j].x, yj = A[j].y, zj = A[j].z;
-    } else {
-      const Vec4<T> p = pos[j];
-      mj = p.w, xj = p.x, yj = p.y, zj = p.z;
-    }
-    mass += mj;
-    sx += mj * xj;
-    sy += mj * yj;
-    sz += mj * zj;
-  }
-  double cx, cy, cz, side;
-  tree::cell_geometry(t.prefix[node], static_cast<int>(t.level[node]), *cube, cx, cy, cz, side);
-  tree::Multipole<double> q{mass, cx, cy, cz, 0, 0, 0, 0, 0, 0};
-  if (mass > 0) {
-    q.x = sx / mass;
-    q.y = sy / mass;
-    q.z = sz / mass;
-  }
-  // quadrupole about the centre of mass (children: their own plus the parallel-axis term)
-  for (u32 j = b; j < e; ++j) {
-    if (k) {
-      const Vec4<T> a = A[j], mm = M[j], qq = Q[j];
-      q.qxx += mm.y;
-      q.qyy += mm.z;
-      q.qzz += mm.w;
-      q.qxy += qq.x;
-      q.qxz += qq.y;
-      q.qyz += qq.z;
-      tree::add_point_quadrupole(q, double(mm.x), a.x - q.x, a.y - q.y, a.z - q.z);
-    } else {
-      const Vec4<T> p = pos[j];
-      tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
-    }
-  }
-  double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, cx, cy, cz);
-  if (!(mass > 0)) {
-    // massless bodies pull on nothing: a cell without mass is accepted by every group (its
-    // subtree is never opened) and sits far away, so its pull is exactly 0
-    q.x = q.y = q.z = 1e30;
-    r2 = -1;
-  }
-  A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
-  M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
-  Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(0));
-}
 
 // ---------------------------------------------------------------- groups
 
@@ -105,22 +41,6 @@ __device__ u32 for_each_group(const Nodes& t, u32 node, u32 gs, F&& f) {
   }
   if (run) f(run_begin, run), ++g;
   return g;
-}
-
-__global__ void __launch_bounds__(kBlock)
-    count_groups_kernel(Nodes t, u32 nodes, u32 gs, u32* __restrict__ ngroups) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nodes) return;
-  ngroups[i] = for_each_group(t, i, gs, [](u32, u32) {});
-}
-
-__global__ void __launch_bounds__(kBlock)
-    write_groups_kernel(Nodes t, u32 nodes, u32 gs, const u32* __restrict__ ngroups,
-                        const u32* __restrict__ incl, uint2* __restrict__ groups) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nodes || ngroups[i] == 0) return;
-  u32 g = incl[i] - ngroups[i];
-  for_each_group(t, i, gs, [&](u32 b, u32 c) { groups[g++] = make_uint2(b, c); });
 }
 
 // several GPUs: the groups in body order (key = begin << 32 | count), so that a slice of

@@ -119,14 +119,17 @@ __device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
 }
 
 // One warp per group of at most 32 * PER consecutive sorted bodies (groups taken from a counter
-// by resident warps). Breadth-first walk: a node is accepted as a cell when its centre of mass is
-// farther than r_crit from the group's box; an opened leaf gives its bodies; an opened internal
-// node queues its children (if the warp's queue is full, its bodies instead: exact, only slower).
+// by resident warps; how many: *ngroups as the build wrote it, or the slice's count). Breadth-first
+// walk: a node is accepted as a cell when its centre of mass is farther than r_crit from the
+// group's box; an opened leaf gives its bodies; an opened internal node queues its children (if the
+// warp's queue is full, its bodies instead: exact, only slower).
 template <typename T, int PER, bool Quad, bool Guard>
 __global__ void __launch_bounds__(512)
     traverse_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
                     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
-                    u32* __restrict__ counter, ull* __restrict__ work, int groups, T eps2, T G) {
+                    u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
+                    const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G) {
+  const int groups = ngroups ? static_cast<int>(*ngroups) : sliced_groups;
   extern __shared__ __align__(32) unsigned char smem[];
   const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
   WarpLists<T>& w = reinterpret_cast<WarpLists<T>*>(smem)[wib];
@@ -250,6 +253,10 @@ __global__ void __launch_bounds__(512)
       const int i = p * 32 + lane;
       if (i < gn) acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
     }
-    if (lane == 0) work[grp] = static_cast<ull>(gn) * (cells + bodies);
+    if (lane == 0) {
+      const ull wk = static_cast<ull>(gn) * (cells + bodies);
+      work[grp] = wk;
+      atomicAdd(work_acc, wk);  // integers: the sum does not depend on the order
+    }
   }
 }

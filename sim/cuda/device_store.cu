@@ -504,7 +504,16 @@ template <typename T>
 void DeviceStore<T>::prepare_accelerations(const SimParams& p) {
   check_tunables(info_, p);
   acc_valid_ = false;
-  if (n_ > 0) ensure_accelerations(p);
+  if (n_ == 0) return;
+  ensure_accelerations(p);
+  NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+  if (kernel_->collect(work_)) {
+    // the tree outgrew its room (the forces are right, its structure cut short): once more
+    acc_valid_ = false;
+    ensure_accelerations(p);
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    kernel_->collect(work_);
+  }
 }
 
 template <typename T>
@@ -580,7 +589,13 @@ void DeviceStore<T>::step(const SimParams& p, int steps) {
   if (p.post_newtonian && parts_ > 1)
     fail(info_.name, ": the 1PN correction runs on one GPU only (--gpus 1)");
   start_.record(ctx_.stream);
-  ensure_accelerations(p);
+  if (!acc_valid_ || acc_G_ != p.G || acc_eps_ != p.softening) {
+    // the first forces of a new state: not part of the steps' counted work
+    ensure_accelerations(p);
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    StepWork first;
+    kernel_->collect(first);
+  }
   // what the integrator composes a step from: kicks and drifts of this part's slice (on
   // several GPUs the updated bodies are exchanged after each) around the kernel's forces; the
   // closing kick writes the output
@@ -601,6 +616,7 @@ void DeviceStore<T>::step(const SimParams& p, int steps) {
   StepWork& total = ops.total;
   stop_.record(ctx_.stream);
   last_ms_ = stop_.elapsed_since(start_) / steps;
+  kernel_->collect(total);
   // per step; what the kernel's phases do not cover is the integrator's
   total.per_step(steps);
   double covered = 0;

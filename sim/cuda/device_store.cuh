@@ -41,6 +41,11 @@ class DeviceForceKernel {
   /// n_sources() interactions and no phases; a kernel that counts its work overwrites
   /// work.interactions and appends its phases.
   virtual void forces(const SimParams& p, T G, T eps2, StepWork& work) = 0;
+  /// After the store waited for its stream: adds to `work` what the force evaluations since the
+  /// last call counted on the device (interactions, phase times), for a kernel that does not wait
+  /// inside forces(). True when the last evaluation's forces are right but its structure was cut
+  /// short (a tree that outgrew its room): evaluating again gives the full one.
+  virtual bool collect(StepWork& work) { return false; }
   /// Called by the store before it takes `n` new bodies; throws nbody::Error when the kernel
   /// cannot run them.
   virtual void check_size(std::size_t n) const {}

@@ -611,10 +611,10 @@ void bench_line(const BenchScene& s, const Config& c, int block, const Bodies& h
     mean += v / steps;
   std::printf(
       "%-8s %8zu %-6s th %.2f %-4s leaf %2d grp %2d blk %3d | step %7.2f ms (mean %7.2f) | sort "
-      "%5.2f build %5.2f mom %5.2f trav %7.2f integ %5.2f | med %.2e p99 %.2e | %.0f int/body\n",
+      "%5.2f build+moments %5.2f trav %7.2f integ %5.2f | med %.2e p99 %.2e | %.0f int/body\n",
       s.name.c_str(), held.size(), precision_name(c.precision), c.theta, c.quad ? "quad" : "mono",
       c.leaf, c.group, block, ms[ms.size() / 2], mean, phase["keys+sort"], phase["build"],
-      phase["moments"], phase["traversal"], phase["integrate"], rel[rel.size() / 2],
+      phase["traversal"], phase["integrate"], rel[rel.size() / 2],
       rel[std::min(rel.size() - 1, rel.size() * 99 / 100)],
       bh->last_work().interactions / double(held.size()));
   std::fflush(stdout);

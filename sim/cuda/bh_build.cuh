@@ -1,0 +1,287 @@
+#pragma once
+// The Barnes-Hut GPU kernel's tree build, groups and moments in one cooperative kernel: the level
+// loop runs on the device (grid-wide barriers between its phases), so a force evaluation has no
+// host round trip. Included once, by sim/cuda/barnes_hut.cu, inside its anonymous namespace: the
+// types and functions it uses (u32, kBlock, Nodes, for_each_octant, ...) are that file's.
+//
+// Per level: every node counts its children (stored in nchild) and the grid scans the counts
+// (each block scans its contiguous chunk, then reads the other blocks' totals); a barrier; every
+// node writes its children after the level. The node arrays hold `cap` nodes: a level that would
+// not fit stays a level of leaves (exact, only slower: the traversal takes a big leaf's bodies,
+// the groups cut it into runs) and the host, told at the end of the step, gives the next build
+// more room. Then the groups (counted and written the same way) and the moments, deepest level
+// first, a barrier between levels.
+
+// what the build tells the host, in one small device array
+struct BuildMeta {
+  u32 nodes;     // nodes of the tree
+  u32 levels;    // levels (level_start has levels + 1 entries)
+  u32 overflow;  // 1: a level did not fit in cap nodes
+  u32 ngroups;   // groups of the traversal
+  u32 level_start[tree::kMaxLevel + 2];
+};
+
+template <typename T>
+struct BuildArgs {
+  const u64* keys;
+  Nodes t;
+  u32 n, leaf, gs, cap;
+  u32* scan;       // cap: block-local inclusive sums of the chunked scans
+  u32* bnd;        // 8 per node of a level: the first body of each octant
+  u32* group_n;    // cap: groups of each node
+  u32* block_sum;  // gridDim.x: each block's total of a scan
+  BuildMeta* meta;
+  uint2* groups;  // n
+  const Vec4<T>* pos;
+  const tree::Cube* cube;
+  double theta;
+  Vec4<T>*A, *M, *Q;
+};
+
+using BlockScanU = cub::BlockScan<u32, kBlock>;
+using BlockReduceU = cub::BlockReduce<u32, kBlock>;
+
+// items [0, m) in gridDim.x contiguous chunks: this block's value of each (v(i)) scanned into
+// scan[i] (inclusive, within the chunk) and the chunk's total into block_sum[blockIdx.x]
+template <typename F>
+__device__ void chunk_scan(u32 m, u32* __restrict__ scan, u32* __restrict__ block_sum, F&& v) {
+  __shared__ typename BlockScanU::TempStorage tmp;
+  const u32 chunk = (m + gridDim.x - 1) / gridDim.x;
+  const u32 b0 = min(m, blockIdx.x * chunk), b1 = min(m, b0 + chunk);
+  u32 running = 0;
+  for (u32 base = b0; base < b1; base += blockDim.x) {
+    const u32 i = base + threadIdx.x;
+    const u32 x = i < b1 ? v(i) : 0u;
+    u32 incl = 0, all = 0;
+    BlockScanU(tmp).InclusiveSum(x, incl, all);
+    __syncthreads();
+    if (i < b1) scan[i] = running + incl;
+    running += all;
+  }
+  if (threadIdx.x == 0) block_sum[blockIdx.x] = running;
+}
+
+// after a barrier: the sum of the chunks before this block's and the sum of all (every thread)
+__device__ void chunk_offsets(const u32* __restrict__ block_sum, u32& before, u32& total) {
+  __shared__ typename BlockReduceU::TempStorage tmp;
+  __shared__ u32 shared[2];
+  u32 b = 0, a = 0;
+  for (u32 k = threadIdx.x; k < gridDim.x; k += blockDim.x) {
+    const u32 s = block_sum[k];
+    a += s;
+    if (k < blockIdx.x) b += s;
+  }
+  const u32 rb = BlockReduceU(tmp).Sum(b);
+  __syncthreads();
+  const u32 ra = BlockReduceU(tmp).Sum(a);
+  if (threadIdx.x == 0) shared[0] = rb, shared[1] = ra;
+  __syncthreads();
+  before = shared[0];
+  total = shared[1];
+  __syncthreads();
+}
+
+// the first item of this block's chunk of [0, m)
+__device__ __forceinline__ u32 chunk_begin(u32 m) {
+  const u32 chunk = (m + gridDim.x - 1) / gridDim.x;
+  return min(m, blockIdx.x * chunk);
+}
+
+// one node's multipoles (mass, centre, quadrupole, opening radius) from its children or bodies
+template <typename T>
+__device__ void node_moments(const BuildArgs<T>& a, u32 node) {
+  const Nodes& t = a.t;
+  const u32 k = t.nchild[node];
+  const u32 b = k ? t.first[node] : t.begin[node], e = b + (k ? k : t.count[node]);
+  double mass = 0, sx = 0, sy = 0, sz = 0;
+  for (u32 j = b; j < e; ++j) {
+    double mj, xj, yj, zj;
+    if (k) {
+      mj = a.M[j].x, xj = a.A[j].x, yj = a.A[j].y, zj = a.A[j].z;
+    } else {
+      const Vec4<T> p = a.pos[j];
+      mj = p.w, xj = p.x, yj = p.y, zj = p.z;
+    }
+    mass += mj;
+    sx += mj * xj;
+    sy += mj * yj;
+    sz += mj * zj;
+  }
+  double cx, cy, cz, side;
+  tree::cell_geometry(t.prefix[node], static_cast<int>(t.level[node]), *a.cube, cx, cy, cz, side);
+  tree::Multipole<double> q{mass, cx, cy, cz, 0, 0, 0, 0, 0, 0};
+  if (mass > 0) {
+    q.x = sx / mass;
+    q.y = sy / mass;
+    q.z = sz / mass;
+  }
+  // quadrupole about the centre of mass (children: their own plus the parallel-axis term)
+  for (u32 j = b; j < e; ++j) {
+    if (k) {
+      const Vec4<T> c = a.A[j], mm = a.M[j], qq = a.Q[j];
+      q.qxx += mm.y;
+      q.qyy += mm.z;
+      q.qzz += mm.w;
+      q.qxy += qq.x;
+      q.qxz += qq.y;
+      q.qyz += qq.z;
+      tree::add_point_quadrupole(q, double(mm.x), c.x - q.x, c.y - q.y, c.z - q.z);
+    } else {
+      const Vec4<T> p = a.pos[j];
+      tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
+    }
+  }
+  double r2 = tree::opening_radius2(side, a.theta, q.x, q.y, q.z, cx, cy, cz);
+  if (!(mass > 0)) {
+    // massless bodies pull on nothing: a cell without mass is accepted by every group (its
+    // subtree is never opened) and sits far away, so its pull is exactly 0
+    q.x = q.y = q.z = 1e30;
+    r2 = -1;
+  }
+  a.A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
+  a.M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
+  a.Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(0));
+}
+
+// one warp per node of this block's chunk [c0, c1) of the level at lb: lanes 1..7 search the
+// first body of octants 1..7 at once (one binary search deep, not seven), bnd gets the 8 starts
+// and nchild the non-empty octants of a node that splits (0: it stays a leaf)
+template <typename T>
+__device__ void count_children(const BuildArgs<T>& a, u32 lb, u32 c0, u32 c1) {
+  const Nodes& t = a.t;
+  const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+  for (u32 i = c0 + (threadIdx.x >> 5); i < c1; i += warps) {
+    const u32 node = lb + i, b = t.begin[node], c = t.count[node], e = b + c;
+    const int level = static_cast<int>(t.level[node]);
+    const bool split = c > a.leaf && level < tree::kMaxLevel;  // the same on every lane
+    u32 start = b;
+    if (split && lane >= 1 && lane < 8)
+      start = lower_bound(a.keys, b, e, tree::child_prefix(t.prefix[node], level, lane));
+    const u32 next = __shfl_down_sync(kFull, start, 1);
+    const bool nonempty = split && lane < 8 && (lane == 7 ? e : next) > start;
+    const u32 k = __popc(__ballot_sync(kFull, nonempty));
+    if (lane < 8) a.bnd[8 * std::size_t(i) + lane] = start;
+    if (lane == 0) t.nchild[node] = k;
+  }
+}
+
+// the children of this block's chunk of the level, written after le + before (see
+// count_children); a level that does not fit leaves every node a leaf
+template <typename T>
+__device__ void split_children(const BuildArgs<T>& a, u32 lb, u32 le, u32 before, bool fits, u32 c0,
+                               u32 c1) {
+  const Nodes& t = a.t;
+  for (u32 i = c0 + threadIdx.x; i < c1; i += blockDim.x) {
+    const u32 node = lb + i, k = fits ? t.nchild[node] : 0u;
+    if (k == 0) {
+      t.first[node] = 0;
+      t.nchild[node] = 0;
+      continue;
+    }
+    const u32 first = le + before + a.scan[i] - k, e = t.begin[node] + t.count[node];
+    const int level = static_cast<int>(t.level[node]);
+    const u64 prefix = t.prefix[node];
+    t.first[node] = first;
+    u32 c = first;
+    for (int d = 0; d < 8; ++d) {
+      const u32 lo = a.bnd[8 * std::size_t(i) + d],
+                hi = d == 7 ? e : a.bnd[8 * std::size_t(i) + d + 1];
+      if (hi <= lo) continue;
+      t.begin[c] = lo;
+      t.count[c] = hi - lo;
+      t.level[c] = static_cast<u32>(level + 1);
+      t.prefix[c] = tree::child_prefix(prefix, level, d);
+      ++c;
+    }
+  }
+}
+
+// the octree level by level; returns the level starts in ls (levels + 1 entries) and the level
+// count (the same on every thread of the grid)
+template <typename T>
+__device__ u32 build_levels(const BuildArgs<T>& a, u32* ls) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const Nodes& t = a.t;
+  const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid == 0) {
+    t.begin[0] = 0;
+    t.count[0] = a.n;
+    t.level[0] = 0;
+    t.prefix[0] = 0;
+  }
+  grid.sync();
+  // levels known so far: level l holds the nodes [ls[l], ls[l + 1])
+  u32 lb = 0, le = 1, levels = 1;
+  ls[0] = 0;
+  ls[1] = 1;
+  for (;;) {
+    const u32 m = le - lb;
+    const u32 c0 = chunk_begin(m), c1 = min(m, c0 + (m + gridDim.x - 1) / gridDim.x);
+    // children of each node of this block's chunk, then scanned over the chunk
+    count_children(a, lb, c0, c1);
+    __syncthreads();
+    chunk_scan(m, a.scan, a.block_sum, [&](u32 i) { return t.nchild[lb + i]; });
+    grid.sync();
+    u32 before = 0, total = 0;
+    chunk_offsets(a.block_sum, before, total);
+    const bool fits = static_cast<u64>(le) + total <= a.cap;
+    if (!fits && tid == 0) a.meta->overflow = 1;
+    split_children(a, lb, le, before, fits, c0, c1);
+    grid.sync();
+    if (!fits || total == 0) break;
+    lb = le;
+    le += total;
+    ls[++levels] = le;
+  }
+  return levels;
+}
+
+// tree, groups and moments of the sorted bodies (launched cooperatively: every block resident)
+template <typename T>
+__global__ void __launch_bounds__(kBlock) build_kernel(BuildArgs<T> a) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  __shared__ u32 ls[tree::kMaxLevel + 2];
+  const u32 stride = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid == 0) a.meta->overflow = 0;
+  // (every thread computes the same level starts; thread 0 of each block keeps them in shared)
+  u32 local[tree::kMaxLevel + 2];
+  const u32 levels = build_levels(a, local);
+  if (threadIdx.x == 0)
+    for (u32 l = 0; l <= levels; ++l)
+      ls[l] = local[l];
+  __syncthreads();
+  const u32 nodes = ls[levels];
+  // the groups of every node, counted and scanned; the deepest level's moments meanwhile
+  chunk_scan(nodes, a.scan, a.block_sum, [&](u32 i) {
+    const u32 g = for_each_group(a.t, i, a.gs, [](u32, u32) {});
+    a.group_n[i] = g;
+    return g;
+  });
+  for (u32 i = ls[levels - 1] + tid; i < nodes; i += stride)
+    node_moments(a, i);
+  grid.sync();
+  u32 before = 0, total = 0;
+  chunk_offsets(a.block_sum, before, total);
+  const u32 c0 = chunk_begin(nodes), c1 = min(nodes, c0 + (nodes + gridDim.x - 1) / gridDim.x);
+  for (u32 i = c0 + threadIdx.x; i < c1; i += blockDim.x) {
+    const u32 k = a.group_n[i];
+    if (k == 0) continue;
+    u32 g = before + a.scan[i] - k;
+    for_each_group(a.t, i, a.gs, [&](u32 b, u32 c) { a.groups[g++] = make_uint2(b, c); });
+  }
+  if (tid == 0) {
+    a.meta->nodes = nodes;
+    a.meta->levels = levels;
+    a.meta->ngroups = total;
+    for (u32 l = 0; l <= levels; ++l)
+      a.meta->level_start[l] = ls[l];
+  }
+  // the moments of the other levels, deepest first
+  for (u32 l = levels - 1; l-- > 0;) {
+    grid.sync();
+    for (u32 i = ls[l] + tid; i < ls[l + 1]; i += stride)
+      node_moments(a, i);
+  }
+}
