@@ -8,8 +8,8 @@
 // traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between levels, so
 // no host round trip -> traversal: one warp per group of 32 or 64 consecutive sorted bodies walks
 // the tree breadth-first against the group's bounding box; accepted cells and the bodies of opened
-// leaves are compacted into // shared-memory lists that the warp evaluates 32 at a time. No float atomics: two runs agree
-// bitwise.
+// leaves are compacted into shared-memory lists that the warp evaluates 32 at a time. No float
+// atomics: two runs agree bitwise.
 #include <algorithm>
 #include <array>
 #include <cstdint>
