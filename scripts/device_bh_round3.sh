@@ -3,7 +3,7 @@
 # tiled2d from small N up (the crossover), and barnes-hut at 1M, 8.4M, 16.8M on a uniform cube,
 # a Plummer sphere and a galaxy collision. An older binary (.devpack/nbody_old, when packed) runs
 # the same rows for a same-machine comparison. Results under $OUT.
-#   carry [".devpack"]; command "bash scripts/device_bh_round3.sh [quick]"
+#   carry [".devpack"]; command "bash scripts/device_bh_round3.sh [quick|all]"
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/bh_round3}
@@ -33,9 +33,17 @@ for n in 4096 16384 65536 262144; do
   [ -x $old ] && row $old old --kernels barnes-hut --n $n --distribution galaxy-collision --steps 20 --repeats 5
 done
 [ "${1:-}" = quick ] && exit 0
+echo "== crossover: barnes-hut and tiled2d, float, galaxy collision"
+for n in 24576 32768 40960 49152; do
+  row "$B/nbody" new --kernels barnes-hut,tiled2d --n $n --distribution galaxy-collision --steps 20 --repeats 5
+done
+echo "== group size at small N (barnes-hut, galaxy collision)"
+row "$B/nbody" new --kernels barnes-hut --n 16384,65536 --group-size 32,64 --distribution galaxy-collision --steps 20 --repeats 5
 echo "== large N: barnes-hut (new, old), float"
+sizes="1048576 8388608"
+[ "${1:-}" = all ] && sizes="1048576 8388608 16777216"
 for d in cube plummer galaxy-collision; do
-  for n in 1048576 8388608 16777216; do
+  for n in $sizes; do
     row "$B/nbody" new --kernels barnes-hut --n $n --distribution $d --steps 5 --repeats 3
     [ -x $old ] && row $old old --kernels barnes-hut --n $n --distribution $d --steps 5 --repeats 3
   done
