@@ -220,6 +220,13 @@ TEST(DiskGalaxy, DiskVelocitiesSatisfyTheJeansEquationsInTheComputedForces) {
   }
   // from 3 kpc out: inside it the bulge dominates, sigma_R is capped at v_c / 2 and the 1 kpc
   // bins are too coarse for the steep pressure gradient (there the sums differ by ~13 %)
+  // The vertical sums of a bin differ by the sampling noise of <v_z^2> over its n stars,
+  // sqrt(2 / n) (4 % at 8-9 kpc, n ~ 1,200), and by a small systematic (the local slab: +5-9 % at
+  // 3-4 kpc, -3-7 % at 8-9 kpc). Over seeds 1-4, with and without the spheres' mirror pairs, the
+  // ratio ranged over 0.86-1.09 in single bins and its mean over the six bins over 0.975-1.027.
+  // Each bin is held to 4 % + 3 standard errors, the mean to 3.5 %.
+  double ratio_sum = 0;
+  int ratios = 0;
   for (int k = 2; k + 1 < kBins; ++k) {
     const Bin& q = bins[static_cast<std::size_t>(k)];
     const double R = q.r / q.n, vz2 = q.vz2 / q.n, zaz = -q.zaz / q.n;
@@ -234,9 +241,13 @@ TEST(DiskGalaxy, DiskVelocitiesSatisfyTheJeansEquationsInTheComputedForces) {
         "R %.1f kpc: <v_z^2> %.0f, <-z a_z> %.0f; <v_phi^2> %.0f, v_c^2 + sigma_R^2 + (R/nu) "
         "d(nu sigma_R^2)/dR %.0f\n",
         R, vz2, zaz, vp2, jeans);
-    EXPECT_NEAR(vz2 / zaz, 1.0, 0.08) << "R = " << R;
+    EXPECT_NEAR(vz2 / zaz, 1.0, 0.04 + 3 * std::sqrt(2 / q.n)) << "R = " << R;
     EXPECT_NEAR(vp2 / jeans, 1.0, 0.05) << "R = " << R;
+    ratio_sum += vz2 / zaz;
+    ++ratios;
   }
+  std::printf("3-9 kpc: mean <v_z^2> / <-z a_z> = %.3f\n", ratio_sum / ratios);
+  EXPECT_NEAR(ratio_sum / ratios, 1.0, 0.035);
 }
 
 // The fast version of docs/GALAXIES.md's runs: 100 Myr at N = 8192 on cpu-barnes-hut. With the
