@@ -405,8 +405,33 @@ void set_vertical_velocities(Bodies& b, const GalaxyTables& t, std::size_t begin
   }
 }
 
+// moves bodies [begin, end) of b so that their centre of mass is at the origin and at rest
+void centre_at_rest(Bodies& b, std::size_t begin, std::size_t end) {
+  double m = 0, c[6] = {0, 0, 0, 0, 0, 0};
+  for (std::size_t i = begin; i < end; ++i) {
+    const double w = b.m[i] > 0 ? b.m[i] : 1.0;
+    m += w;
+    const double q[6] = {b.x[i], b.y[i], b.z[i], b.vx[i], b.vy[i], b.vz[i]};
+    for (int k = 0; k < 6; ++k)
+      c[k] += w * q[k];
+  }
+  if (!(m > 0)) return;
+  for (double& q : c)
+    q /= m;
+  for (std::size_t i = begin; i < end; ++i) {
+    b.x[i] -= c[0];
+    b.y[i] -= c[1];
+    b.z[i] -= c[2];
+    b.vx[i] -= c[3];
+    b.vy[i] -= c[4];
+    b.vz[i] -= c[5];
+  }
+}
+
 // a sphere in equilibrium in the galaxy's potential: radii from its tapered profile, isotropic
-// velocities from its Eddington distribution function in the total spherical potential
+// velocities from its Eddington distribution function in the total spherical potential, drawn
+// in mirror pairs (x, v) and (-x, -v) (a "quiet start" for the odd harmonics: the sphere's centre
+// stays on the disk's at every radius instead of off by its sampling noise)
 void add_sphere(Bodies& b, const GalaxyTables& t, const TaperedHernquist& sphere, std::size_t count,
                 double mass, Component comp, Rng& rng) {
   if (count == 0) return;
@@ -421,6 +446,8 @@ void add_sphere(Bodies& b, const GalaxyTables& t, const TaperedHernquist& sphere
     const double v = df.sample_speed(t.tab.at(t.psi, rr), rng);
     const Vec3 e = rng.unit_vector();
     b.add(rr * d[0], rr * d[1], rr * d[2], v * e[0], v * e[1], v * e[2], mass, comp);
+    if (++i < count)  // its mirror image
+      b.add(-rr * d[0], -rr * d[1], -rr * d[2], -v * e[0], -v * e[1], -v * e[2], mass, comp);
   }
 }
 
@@ -436,6 +463,13 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
   add_sphere(b, t, t.halo, counts.halo, counts.halo_mass, Component::Dark, rng);
   set_planar_velocities(b, t, 0, counts.disk, rng);
   set_vertical_velocities(b, t, 0, counts.disk, rng);
+  // every component centred and at rest on its own (the spheres' mirror pairs leave only an
+  // unpaired last body to correct): the noise of a sample's centre, ~r_rms / sqrt(N), would set
+  // the disk oscillating through the halo and bulge (docs/GALAXIES.md)
+  const std::size_t nd = counts.disk, nb = nd + counts.bulge, nh = nb + counts.halo;
+  centre_at_rest(b, 0, nd);
+  centre_at_rest(b, nd, nb);
+  centre_at_rest(b, nb, nh);
   // the rigid halo: its centre is a massless body at the galaxy's centre
   if (g.rigid()) {
     b.add(0, 0, 0, 0, 0, 0, 0, Component::Dark);
