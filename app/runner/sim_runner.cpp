@@ -387,6 +387,7 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   if (scene_defaults && (scene.precision == Precision::Double || scene.post_newtonian)) {
     p.integrator = scene.integrator;
     p.post_newtonian = scene.post_newtonian;
+    p.pn_model = scene.pn_model;
     if (scene.precision == Precision::Double && find_kernel(p.kernel).supports_double)
       p.precision = Precision::Double;
   }
