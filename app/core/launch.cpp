@@ -653,13 +653,17 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   }
   if (l.loaded_run && !l.loaded_run->integrator.empty())
     continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
-  // a host-only integrator (IAS15, WHFast) on a kernel picked for the user: the CPU's pick;
-  // IAS15 without --precision: double (its tolerance is below float's rounding)
+  // a host-only integrator (IAS15, WHFast) or the EIH term on a kernel picked for the user: the
+  // CPU's pick; IAS15 without --precision: double (its tolerance is below float's rounding)
   const IntegratorRow& integ = find_integrator(p.integrator);
-  if (integ.needs_state && o.kernel.empty() && find_kernel(p.kernel).gpu && o.tunables.empty()) {
+  const bool eih = p.post_newtonian && p.pn_model == PnModel::EIH;
+  if ((integ.needs_state || eih) && o.kernel.empty() && find_kernel(p.kernel).gpu &&
+      o.tunables.empty()) {
     const KernelPick c = choose_kernel(l.scene, false);
     p.kernel = c.kernel;
-    l.kernel_reason = c.reason + " (integrator " + integ.name + " runs on the host)";
+    l.kernel_reason =
+        c.reason + (integ.needs_state ? " (integrator " + integ.name + " runs on the host)"
+                                      : " (the EIH 1PN term runs on the host)");
   }
   if (integ.needs_double && o.precision.empty() && find_kernel(p.kernel).supports_double)
     p.precision = Precision::Double;

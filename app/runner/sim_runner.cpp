@@ -398,6 +398,10 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
     p.post_newtonian = false;
     note = " (1PN off: these units have no speed of light)";
   }
+  if (p.post_newtonian && p.pn_model == PnModel::EIH && find_kernel(p.kernel).gpu) {
+    p.pn_model = PnModel::Sun;
+    note = " (1PN: the Sun's term; EIH runs on CPU kernels only)";
+  }
   auto scene_ptr = std::make_shared<Scene>(std::move(scene));
   std::unique_ptr<Simulation> sim;
   try {
