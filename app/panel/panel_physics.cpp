@@ -208,7 +208,8 @@ void physics_section(Viewer& v) {
   if (u.physical()) {
     // off, the Sun's term, or EIH (every body; CPU kernels: the simulation refuses it on a GPU)
     int gr = !ph.post_newtonian ? 0 : ph.pn_model == PnModel::EIH ? 2 : 1;
-    if (combo("relativity (1PN)", &gr, "off\0Sun only\0EIH, every body\0\0")) {
+    const std::string label = fit_combo("1PN term", ImGui::CalcTextSize("EIH, every body").x, true);
+    if (combo(label.c_str(), &gr, "off\0Sun only\0EIH, every body\0\0")) {
       ph.post_newtonian = gr > 0;
       ph.pn_model = gr == 2 ? PnModel::EIH : PnModel::Sun;
       ph.speed_of_light = 299792458.0 * u.time_s / u.length_m;
