@@ -157,7 +157,10 @@ int simulate(const SimulateOptions& o) {
                u.mass.c_str(), u.time.c_str(), p.G);
   std::fprintf(log, "kernel %s (%s), integrator %s%s, dt = %g %s%s, softening = %g %s\n",
                p.kernel.c_str(), precision_name(p.precision), integrator_name(p.integrator),
-               p.post_newtonian ? " + 1PN" : "", p.dt, u.time.c_str(),
+               !p.post_newtonian            ? ""
+               : p.pn_model == PnModel::EIH ? " + 1PN (EIH, every body)"
+                                            : " + 1PN (Sun)",
+               p.dt, u.time.c_str(),
                find_integrator(p.integrator).adaptive ? " (output interval; adaptive steps)" : "",
                p.softening, u.length.c_str());
   if (l.scene.epoch_jd > 0)

@@ -154,6 +154,12 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
   cmd.add_flag("--no-pn", o.no_post_newtonian,
                "drop the 1PN term a loaded state records (--load continues it otherwise)")
       ->group("Physics");
+  cmd.add_option("--post-newtonian", o.post_newtonian_model,
+                 "the 1PN term: off, sun (the Sun's field alone, as --pn; the real sky's "
+                 "default) or eih (Einstein-Infeld-Hoffmann, every massive body on every body; "
+                 "CPU kernels; on the real sky the fit uses it too)")
+      ->check(CLI::IsMember({"off", "sun", "eih"}))
+      ->group("Physics");
   // small bodies
   cmd.add_option("--small-bodies", o.small_bodies,
                  "JPL SBDB JSON files (e.g. /usr/share/kstars/asteroids.dat,comets.dat) whose "
@@ -324,7 +330,7 @@ namespace {
 std::string recorded_integrator(const SimParams& p) {
   return std::string(p.integrator == Integrator::Leapfrog ? "leapfrog-kdk"
                                                           : integrator_name(p.integrator)) +
-         (p.post_newtonian ? "+1pn" : "");
+         post_newtonian_suffix(p);
 }
 
 }  // namespace
@@ -441,8 +447,8 @@ namespace {
 void continue_integrator(const io::RunRecord& run, const LaunchOptions& o, Integrator scene,
                          SimParams& p) {
   std::string base = run.integrator;
-  const bool pn = base.size() > 4 && base.compare(base.size() - 4, 4, "+1pn") == 0;
-  if (pn) base.resize(base.size() - 4);
+  PnModel model = PnModel::Sun;
+  const bool pn = strip_post_newtonian_suffix(base, model);
   auto note = [&](const std::string& m) {
     std::fprintf(stderr, "nbody: note: %s: %s\n", o.load.c_str(), m.c_str());
   };
@@ -452,10 +458,13 @@ void continue_integrator(const io::RunRecord& run, const LaunchOptions& o, Integ
   } catch (const Error&) {
   }
   if (o.integrator.empty() && recorded) p.integrator = *recorded;
-  // the 1PN term continues unless --no-pn drops it
-  if (pn && !o.no_post_newtonian) p.post_newtonian = true;
+  // the 1PN term continues unless --no-pn drops it or --post-newtonian names one
+  if (pn && !o.no_post_newtonian && o.post_newtonian_model.empty()) {
+    p.post_newtonian = true;
+    p.pn_model = model;
+  }
   const std::string now = recorded_integrator(p);
-  if (recorded == p.integrator && pn == p.post_newtonian) {
+  if (recorded == p.integrator && pn == p.post_newtonian && (!pn || model == p.pn_model)) {
     if (o.integrator.empty() && p.integrator != scene)
       note("continues its run with integrator " + now + " (as the file records)");
     return;
@@ -594,6 +603,11 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
     if (!o.components.empty())
       fail("--components applies to files loaded with --load (",
            io::format_labels(&io::FormatCaps::components), "), not to --scene ", o.scene);
+    // --post-newtonian eih on the real sky: its fit with the EIH term too
+    if (o.post_newtonian_model == "eih" && !sp.values.count("eih"))
+      for (const SceneInfo& s : scene_table())
+        for (const SceneParamInfo& q : s.params)
+          if (s.name == o.scene && q.key == "eih") sp.values["eih"] = 1;
     if (sp.n == 0) {
       for (const SceneInfo& s : scene_table())
         if (s.name == o.scene && s.has_n) sp.n = (k.gpu ? gpu_default_n : cpu_default_n);
@@ -627,18 +641,29 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   apply_tunables(o.tunables, chosen, p);
   p.integrator =
       o.integrator.empty() ? l.scene.integrator : parse_integrator(o.integrator, "--integrator");
-  // the 1PN term: --pn, or the scene's default (the real sky) unless --no-pn
+  // the 1PN term: --post-newtonian, --pn, or the scene's default (the real sky) unless --no-pn
   p.post_newtonian = o.post_newtonian || (l.scene.post_newtonian && !o.no_post_newtonian);
+  p.pn_model = o.post_newtonian ? PnModel::Sun : l.scene.pn_model;
   if (o.post_newtonian && o.no_post_newtonian) fail("--pn and --no-pn contradict each other");
+  if (!o.post_newtonian_model.empty()) {
+    if (o.post_newtonian || o.no_post_newtonian)
+      fail("--post-newtonian ", o.post_newtonian_model,
+           " says what --pn and --no-pn say: give one");
+    parse_post_newtonian(o.post_newtonian_model, p.post_newtonian, p.pn_model, "--post-newtonian");
+  }
   if (l.loaded_run && !l.loaded_run->integrator.empty())
     continue_integrator(*l.loaded_run, o, l.scene.integrator, p);
-  // a host-only integrator (IAS15, WHFast) on a kernel picked for the user: the CPU's pick;
-  // IAS15 without --precision: double (its tolerance is below float's rounding)
+  // a host-only integrator (IAS15, WHFast) or the EIH term on a kernel picked for the user: the
+  // CPU's pick; IAS15 without --precision: double (its tolerance is below float's rounding)
   const IntegratorRow& integ = find_integrator(p.integrator);
-  if (integ.needs_state && o.kernel.empty() && find_kernel(p.kernel).gpu && o.tunables.empty()) {
+  const bool eih = p.post_newtonian && p.pn_model == PnModel::EIH;
+  if ((integ.needs_state || eih) && o.kernel.empty() && find_kernel(p.kernel).gpu &&
+      o.tunables.empty()) {
     const KernelPick c = choose_kernel(l.scene, false);
     p.kernel = c.kernel;
-    l.kernel_reason = c.reason + " (integrator " + integ.name + " runs on the host)";
+    l.kernel_reason =
+        c.reason + (integ.needs_state ? " (integrator " + integ.name + " runs on the host)"
+                                      : " (the EIH 1PN term runs on the host)");
   }
   if (integ.needs_double && o.precision.empty() && find_kernel(p.kernel).supports_double)
     p.precision = Precision::Double;
@@ -648,9 +673,9 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   const UnitSystem& u = l.scene.units;
   p.speed_of_light = u.physical() ? 299792458.0 * u.time_s / u.length_m : 0.0;
   if (p.post_newtonian && !u.physical())
-    fail("--pn: scene '", l.scene.name, "' has no physical units (", u.name,
-         "), so the speed of light is unknown");
-  if (p.post_newtonian) check_one_dominant_body(l.scene);
+    fail(o.post_newtonian_model.empty() ? "--pn" : "--post-newtonian", ": scene '", l.scene.name,
+         "' has no physical units (", u.name, "), so the speed of light is unknown");
+  if (p.post_newtonian && p.pn_model == PnModel::Sun) check_one_dominant_body(l.scene);
   if (l.lesson) {
     // the lesson's dt and speed are in the scene's units
     const UnitSystem& su = l.scene.units;

@@ -40,6 +40,8 @@ struct LaunchOptions {
   int whfast_corrector = 11;       ///< --whfast-corrector
   bool post_newtonian = false;     ///< 1PN correction of the Sun's gravity
   bool no_post_newtonian = false;  ///< --no-pn: drop the 1PN term a loaded state records
+  /// --post-newtonian off|sun|eih (empty: --pn, --no-pn or the scene's/state's term)
+  std::string post_newtonian_model;
   std::string lesson;  ///< --lesson: a lesson file (JSON) that scripts the run (docs/LESSONS.md)
   // small bodies (JPL SBDB JSON) added to a scene of the real sky
   std::vector<std::string> small_bodies;        ///< files

@@ -17,7 +17,7 @@ io::RunRecord state_record(const SimParams& p, double time, long long steps,
   r.kernel = p.kernel;
   r.integrator = std::string(p.integrator == Integrator::Leapfrog ? "leapfrog-kdk"
                                                                   : integrator_name(p.integrator)) +
-                 (p.post_newtonian ? "+1pn" : "");
+                 post_newtonian_suffix(p);
   r.precision = precision_name(p.precision);
   r.gpus = p.gpus;
   r.tunables = p.tunables;
@@ -35,10 +35,26 @@ void save_state_file(const std::string& path, const Scene& current, const SimPar
   io::save_state(path, s, state_record(p, time, steps, view));
 }
 
-bool restore_integrator(const std::string& recorded, Integrator& integrator, bool& post_newtonian) {
+std::string post_newtonian_suffix(const PhysicsParams& p) {
+  if (!p.post_newtonian) return "";
+  return p.pn_model == PnModel::EIH ? "+eih" : "+1pn";
+}
+
+bool strip_post_newtonian_suffix(std::string& recorded, PnModel& model) {
+  for (const auto& [suffix, m] : {std::pair{"+1pn", PnModel::Sun}, std::pair{"+eih", PnModel::EIH}})
+    if (recorded.size() > 4 && recorded.compare(recorded.size() - 4, 4, suffix) == 0) {
+      recorded.resize(recorded.size() - 4);
+      model = m;
+      return true;
+    }
+  return false;
+}
+
+bool restore_integrator(const std::string& recorded, Integrator& integrator, bool& post_newtonian,
+                        PnModel* model) {
   std::string base = recorded;
-  const bool pn = base.size() > 4 && base.compare(base.size() - 4, 4, "+1pn") == 0;
-  if (pn) base.resize(base.size() - 4);
+  PnModel m = PnModel::Sun;
+  const bool pn = strip_post_newtonian_suffix(base, m);
   if (base == "leapfrog-kdk") base = "leapfrog";
   try {
     integrator = parse_integrator(base);
@@ -46,6 +62,7 @@ bool restore_integrator(const std::string& recorded, Integrator& integrator, boo
     return false;
   }
   post_newtonian = pn;
+  if (model) *model = m;
   return true;
 }
 
@@ -103,7 +120,7 @@ RestoredState load_state_file(const std::string& path) {
   ph.G = r.scene.units.G;
   ph.integrator = r.scene.integrator;
   if (!st.run.integrator.empty() &&
-      !restore_integrator(st.run.integrator, ph.integrator, ph.post_newtonian))
+      !restore_integrator(st.run.integrator, ph.integrator, ph.post_newtonian, &ph.pn_model))
     lo.notice("unknown integrator '" + st.run.integrator + "' in " + path + "; using " +
               integrator_name(ph.integrator));
   const UnitSystem& u = r.scene.units;

@@ -47,8 +47,14 @@ RestoredState load_state_file(const std::string& path);
 KernelChoice restore_choice(const io::RunRecord& run, const std::string& fallback,
                             const std::function<void(const std::string&)>& notice);
 
-/// The integrator and 1PN flag a record names ("yoshida4+1pn"); false when it names none this
-/// program knows.
-bool restore_integrator(const std::string& recorded, Integrator& integrator, bool& post_newtonian);
+/// What a record adds to the integrator's name for p's 1PN term: "", "+1pn" (the Sun's) or
+/// "+eih".
+std::string post_newtonian_suffix(const PhysicsParams& p);
+/// Takes "+1pn" or "+eih" off the end of `recorded` and sets `model`; false when it has neither.
+bool strip_post_newtonian_suffix(std::string& recorded, PnModel& model);
+/// The integrator and 1PN term a record names ("yoshida4+1pn", "ias15+eih"); false when it names
+/// no integrator this program knows.
+bool restore_integrator(const std::string& recorded, Integrator& integrator, bool& post_newtonian,
+                        PnModel* model = nullptr);
 
 }  // namespace nbody::app

@@ -206,13 +206,20 @@ void physics_section(Viewer& v) {
       "(dt is then the output interval) and keeps the error below double rounding. WHFast and "
       "IAS15 run on CPU kernels; IAS15 in double (docs/PERFORMANCE.md)");
   if (u.physical()) {
-    if (ImGui::Checkbox("general relativity (1PN, Sun)", &ph.post_newtonian)) {
+    // off, the Sun's term, or EIH (every body; CPU kernels: the simulation refuses it on a GPU)
+    int gr = !ph.post_newtonian ? 0 : ph.pn_model == PnModel::EIH ? 2 : 1;
+    const std::string label = fit_combo("1PN term", ImGui::CalcTextSize("EIH, every body").x, true);
+    if (combo(label.c_str(), &gr, "off\0Sun only\0EIH, every body\0\0")) {
+      ph.post_newtonian = gr > 0;
+      ph.pn_model = gr == 2 ? PnModel::EIH : PnModel::Sun;
       ph.speed_of_light = 299792458.0 * u.time_s / u.length_m;
       edited = true;
     }
     help_marker(
-        "Adds the first post-Newtonian correction of the most massive body's gravity: Mercury's "
-        "perihelion then advances by the observed extra 43 arc seconds per century");
+        "The first post-Newtonian correction of gravity: Mercury's perihelion then advances by "
+        "the observed extra 43 arc seconds per century. Sun only: the most massive body's field "
+        "(any kernel). EIH: the Einstein-Infeld-Hoffmann term of every massive body on every "
+        "body, as in the JPL ephemerides (CPU kernels; docs/PERFORMANCE.md compares them)");
   }
 
   // speed: simulated time per real second; steps per frame follow from it and dt

@@ -387,6 +387,7 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   if (scene_defaults && (scene.precision == Precision::Double || scene.post_newtonian)) {
     p.integrator = scene.integrator;
     p.post_newtonian = scene.post_newtonian;
+    p.pn_model = scene.pn_model;
     if (scene.precision == Precision::Double && find_kernel(p.kernel).supports_double)
       p.precision = Precision::Double;
   }
@@ -396,6 +397,10 @@ void SimRunner::start_scene(Scene scene, const PhysicsOverride& override, const 
   if (p.post_newtonian && !u.physical()) {
     p.post_newtonian = false;
     note = " (1PN off: these units have no speed of light)";
+  }
+  if (p.post_newtonian && p.pn_model == PnModel::EIH && find_kernel(p.kernel).gpu) {
+    p.pn_model = PnModel::Sun;
+    note = " (1PN: the Sun's term; EIH runs on CPU kernels only)";
   }
   auto scene_ptr = std::make_shared<Scene>(std::move(scene));
   std::unique_ptr<Simulation> sim;

@@ -304,6 +304,7 @@ void SimRunner::apply_load_state(const SimRequest& r) {
   live_.params.choice() = st.choice;
   live_.params.integrator = st.physics.integrator;
   live_.params.post_newtonian = st.physics.post_newtonian;
+  live_.params.pn_model = st.physics.pn_model;
   const long long serial = live_.scene_serial;
   const double time = st.time;
   const long long steps = st.steps;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "sim/forces/eih.hpp"
 #include "sim/forces/external_field_host.hpp"
 #include "sim/forces/post_newtonian.hpp"
 #include "sim/integrators/integrator.hpp"
@@ -161,6 +162,10 @@ void HostStore<T>::post_newtonian(const SimParams& p, double kick, int threads) 
   pny_.resize(n);
   pnz_.resize(n);
   if (n == 0) return;
+  if (p.pn_model == PnModel::EIH) {
+    eih(p, kick, threads);
+    return;
+  }
   // the dominant body's state half-way through the kick
   const std::size_t s = dominant_;
   const double h = 0.5 * kick;
@@ -177,6 +182,38 @@ void HostStore<T>::post_newtonian(const SimParams& p, double kick, int threads) 
     pnx_[i] = static_cast<T>(ax);
     pny_[i] = static_cast<T>(ay);
     pnz_[i] = static_cast<T>(az);
+  }
+}
+
+template <typename T>
+void HostStore<T>::eih(const SimParams& p, double kick, int threads) {
+  const std::size_t n = size();
+  // in double, the massive bodies first (a kernel may have reordered the store), each at its
+  // velocity half-way through the kick
+  eih_index_.clear();
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < n; ++i)
+      if ((m_[i] > T(0)) == (pass == 0)) eih_index_.push_back(static_cast<std::uint32_t>(i));
+  std::vector<double>& w = eih_work_;
+  w.resize(10 * n);
+  double *x = w.data(), *y = x + n, *z = y + n, *vx = z + n, *vy = vx + n, *vz = vy + n;
+  double *mu = vz + n, *ax = mu + n, *ay = ax + n, *az = ay + n;
+  const double h = 0.5 * kick;
+  std::size_t massive = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = eih_index_[k];
+    x[k] = x_[i], y[k] = y_[i], z[k] = z_[i];
+    vx[k] = vx_[i] + h * ax_[i], vy[k] = vy_[i] + h * ay_[i], vz[k] = vz_[i] + h * az_[i];
+    mu[k] = p.G * static_cast<double>(m_[i]);
+    if (m_[i] > T(0)) ++massive;
+  }
+  const double inv_c2 = 1.0 / (p.speed_of_light * p.speed_of_light);
+  eih_accelerations({n, massive, x, y, z, vx, vy, vz, mu, inv_c2}, ax, ay, az, threads);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = eih_index_[k];
+    pnx_[i] = static_cast<T>(ax[k]);
+    pny_[i] = static_cast<T>(ay[k]);
+    pnz_[i] = static_cast<T>(az[k]);
   }
 }
 

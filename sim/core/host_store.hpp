@@ -83,6 +83,8 @@ class HostStore final : public ForceBackend {
   /// pn_ = the 1PN accelerations relative to the dominant body at the velocities half-way
   /// through a kick of `kick` (second order in the kick for the velocity-dependent term).
   void post_newtonian(const SimParams& p, double kick, int threads);
+  /// pn_ = the EIH 1PN term of every body (sim/forces/eih.hpp), at the same velocities.
+  void eih(const SimParams& p, double kick, int threads);
   /// v += kick (a + pn), then x += drift v.
   void kick_drift(const SimParams& p, double kick, double drift, int threads);
   // the state in double, in the user's order, for StateOps (sim/integrators/integrator.hpp)
@@ -104,6 +106,8 @@ class HostStore final : public ForceBackend {
   std::vector<std::vector<T>> scratch_;  // permute(): one buffer per array
   std::vector<std::uint32_t> order_scratch_;
   std::vector<T> pnx_, pny_, pnz_;
+  std::vector<double> eih_work_;          // eih(): the bodies in double, then the terms
+  std::vector<std::uint32_t> eih_index_;  // eih(): stored index of each, the massive first
   std::size_t n_massive_ = 0;
   std::vector<RigidHalo> halos_;       ///< the bodies' rigid halos (anchors in the user's order)
   std::vector<std::uint32_t> anchor_;  ///< stored index of each halo's anchor

@@ -30,6 +30,29 @@ int force_evaluations(Integrator i) {
   return find_integrator(i).force_evaluations;
 }
 
+const char* post_newtonian_name(bool post_newtonian, PnModel m) {
+  if (!post_newtonian) return "off";
+  return m == PnModel::EIH ? "eih" : "sun";
+}
+
+void parse_post_newtonian(const std::string& s, bool& post_newtonian, PnModel& m,
+                          const std::string& what) {
+  if (s == "off" || s == "none" || s == "no" || s == "0") {
+    post_newtonian = false;
+    m = PnModel::Sun;
+  } else if (s == "sun" || s == "1pn" || s == "on" || s == "yes" || s == "1") {
+    post_newtonian = true;
+    m = PnModel::Sun;
+  } else if (s == "eih") {
+    post_newtonian = true;
+    m = PnModel::EIH;
+  } else {
+    fail(what, ": unknown 1PN term '", s,
+         "' (allowed: off, sun (the Sun's field alone), eih (Einstein-Infeld-Hoffmann, every "
+         "massive body))");
+  }
+}
+
 void validate(const PhysicsParams& p) {
   if (!std::isfinite(p.dt) || p.dt == 0)
     fail("dt must be finite and not 0 (got ", p.dt, "; < 0 runs time backwards)");
@@ -48,6 +71,8 @@ void validate(const PhysicsParams& p) {
   if (p.post_newtonian && (!std::isfinite(p.speed_of_light) || !(p.speed_of_light > 0)))
     fail("post-Newtonian correction needs the speed of light > 0 in the scene's units (got ",
          p.speed_of_light, "); the solar units have it");
+  if (p.pn_model != PnModel::Sun && p.pn_model != PnModel::EIH)
+    fail("post-Newtonian model must be sun or eih (got ", static_cast<int>(p.pn_model), ")");
 }
 
 void validate(const SimParams& p) {

@@ -28,6 +28,18 @@ Integrator parse_integrator(const std::string& s, const std::string& what = "int
 /// Force evaluations per step of `i` (for equal-cost comparisons).
 int force_evaluations(Integrator i);
 
+/// Which 1PN term PhysicsParams::post_newtonian adds.
+enum class PnModel {
+  Sun,  ///< the Sun's field alone, test-particle form (sim/forces/post_newtonian.hpp; GPU too)
+  EIH,  ///< Einstein-Infeld-Hoffmann, every massive body (sim/forces/eih.hpp; CPU kernels only)
+};
+/// "off", "sun" or "eih": the 1PN term of p.
+const char* post_newtonian_name(bool post_newtonian, PnModel m);
+/// "off", "sun" or "eih" (also "none"/"no", "1pn"/"on"/"yes"); throws nbody::Error naming `what`
+/// and the values allowed otherwise.
+void parse_post_newtonian(const std::string& s, bool& post_newtonian, PnModel& m,
+                          const std::string& what = "post-newtonian");
+
 /// The physics of a run, with one owner (the simulation; the panel asks for changes): what a
 /// step integrates and with which forces' constants. Live: any of it may change between steps.
 struct PhysicsParams {
@@ -39,6 +51,9 @@ struct PhysicsParams {
   /// 1PN correction of the gravity of the most massive body (the Sun), in the test-particle
   /// (Schwarzschild, harmonic gauge) form REBOUNDx calls "gr"; needs speed_of_light > 0.
   bool post_newtonian = false;
+  /// Which 1PN term when post_newtonian: the Sun's alone (the default) or the EIH term of every
+  /// massive body (host stores only).
+  PnModel pn_model = PnModel::Sun;
   /// c in the scene's units (AU/day for the solar units: 173.1446...); used by post_newtonian.
   double speed_of_light = 0;
   /// IAS15's tolerance: the step is chosen so that the last term of the acceleration's series

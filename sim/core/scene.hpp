@@ -37,6 +37,7 @@ struct Scene {
   /// (--precision float, --no-pn, the panel).
   Precision precision = Precision::Float;
   bool post_newtonian = false;
+  PnModel pn_model = PnModel::Sun;  ///< which 1PN term (the sky scenes' parameter eih)
   /// Lines for the user when the scene starts (the ephemeris fit's residual, a cache notice);
   /// the commands print them.
   std::vector<std::string> notes;

@@ -100,8 +100,9 @@ const IntegratorRow& find_integrator(Integrator id);
 /// names allowed.
 const IntegratorRow& find_integrator(const std::string& name, const std::string& what);
 
-/// Checks that integrator p.integrator can run with p's precision on a kernel (gpu: a GPU
-/// kernel); throws nbody::Error naming the integrator and what to change.
+/// Checks that integrator p.integrator (and p's 1PN term: EIH is host only) can run with p's
+/// precision on a kernel (gpu: a GPU kernel); throws nbody::Error naming the integrator and
+/// what to change.
 void validate_integrator(const SimParams& p, bool gpu_kernel);
 /// The state of `ops` for `row`; throws nbody::Error when the store gives none.
 StateOps& require_state(StepOps& ops, const IntegratorRow& row);

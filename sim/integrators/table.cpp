@@ -25,6 +25,11 @@ void validate_integrator(const SimParams& p, bool gpu_kernel) {
   if (r.needs_double && p.precision != Precision::Double)
     fail("integrator ", r.name, " needs --precision double (its tolerance is below float's ",
          "rounding; got ", precision_name(p.precision), ")");
+  // the EIH term is computed by the host stores only (sim/forces/eih.hpp)
+  if (p.post_newtonian && p.pn_model == PnModel::EIH && gpu_kernel)
+    fail("the EIH 1PN term (--post-newtonian eih) runs on the host only: pick a CPU kernel ",
+         "(--kernel cpu-reference or cpu-openmp) or --post-newtonian sun for kernel '", p.kernel,
+         "'");
 }
 
 StateOps& require_state(StepOps& ops, const IntegratorRow& row) {

@@ -227,7 +227,11 @@ void add_sky_rows(std::vector<SceneInfo>& t) {
         {"fit", "fitted states",
          "1: starting states fitted to the ephemeris over +-5 years with the scene's own model "
          "(cached per date); 0: the ephemeris' states as they are",
-         0, 1, 1, true}},
+         0, 1, 1, true},
+        {"eih", "EIH 1PN",
+         "1: the Einstein-Infeld-Hoffmann 1PN term of every body (CPU kernels; the fit too); 0: "
+         "the Sun's 1PN term alone (--post-newtonian eih sets it)",
+         0, 1, 0, true}},
        wrap<scenes::make_solar_system>("solar-system")});
   t.push_back(
       {"sun-earth-moon",
@@ -242,7 +246,11 @@ void add_sky_rows(std::vector<SceneInfo>& t) {
         {"fit", "fitted states",
          "1: starting states fitted to the ephemeris over +-5 years with the scene's own model "
          "(cached per date); 0: the ephemeris' states as they are",
-         0, 1, 1, true}},
+         0, 1, 1, true},
+        {"eih", "EIH 1PN",
+         "1: the Einstein-Infeld-Hoffmann 1PN term of every body (CPU kernels; the fit too); 0: "
+         "the Sun's 1PN term alone (--post-newtonian eih sets it)",
+         0, 1, 0, true}},
        wrap<scenes::make_sun_earth_moon>("sun-earth-moon")});
 }
 

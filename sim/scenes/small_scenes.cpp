@@ -39,12 +39,20 @@ double scene_jd(const Params& p) {
   return jd;
 }
 
+// the real sky's model with the 1PN term the scene asks for (parameter eih)
+sky::SkyModel sky_model(const Params& p) {
+  sky::SkyModel m = sky::default_sky_model();
+  if (p.get("eih") >= 0.5) m.pn_model = PnModel::EIH;
+  return m;
+}
+
 // the bodies at the scene's date with DE430 masses: their states fitted to the ephemeris with
 // the scene's model (parameter fit = 1, the default; barycentric) or the ephemeris' own
 // (heliocentric ecliptic J2000)
 Bodies sky_bodies(const Params& p, double jd, const std::vector<sky::Body>& which, Scene& s) {
   if (p.get("fit") < 0.5) return sky::ephemeris_bodies(which, jd);
   sky::FitOptions o;
+  o.model = sky_model(p);
   o.notice = [&s](const std::string& m) { s.notes.push_back(m); };
   sky::FitReport r;
   Bodies b = sky::fitted_bodies(which, jd, o, &r);
@@ -52,14 +60,16 @@ Bodies sky_bodies(const Params& p, double jd, const std::vector<sky::Body>& whic
   return b;
 }
 
-// the real-sky scenes' best model: double precision, the Sun's 1PN term, the sky model's
-// integrator and step (docs/PERFORMANCE.md: its errors against the ephemeris)
-void best_model(Scene& s) {
-  const sky::SkyModel m = sky::default_sky_model();
+// the real-sky scenes' best model: double precision, the 1PN term (the Sun's, or EIH with
+// eih = 1), the sky model's integrator and step (docs/PERFORMANCE.md: its errors against the
+// ephemeris)
+void best_model(const Params& p, Scene& s) {
+  const sky::SkyModel m = sky_model(p);
   s.integrator = find_integrator(m.integrator, "sky model").id;
   s.dt = m.dt;
   s.precision = Precision::Double;
   s.post_newtonian = m.post_newtonian;
+  s.pn_model = m.pn_model;
 }
 
 }  // namespace
@@ -79,7 +89,7 @@ Scene make_solar_system(const Params& p) {
                          Body::Jupiter, Body::Saturn, Body::Uranus, Body::Neptune, Body::Pluto},
                         s);
   s.epoch_jd = jd;
-  best_model(s);
+  best_model(p, s);
   s.softening = 0.0;
   s.camera_distance = 6.0;  // the inner planets fill the view; zoom out for the giants
   s.trails = true;
@@ -110,7 +120,7 @@ Scene make_sun_earth_moon(const Params& p) {
   s.units = units::solar();
   s.bodies = sky_bodies(p, jd, {Body::Sun, Body::Earth, Body::Moon}, s);
   s.epoch_jd = jd;
-  best_model(s);
+  best_model(p, s);
   s.softening = 0.0;
   s.camera_distance = 2.5;
   s.trails = true;

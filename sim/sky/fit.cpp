@@ -190,7 +190,10 @@ std::vector<double> ephemeris_positions(const std::vector<Body>& which, double j
 std::string SkyModel::key() const {
   std::ostringstream os;
   os.precision(17);
-  os << integrator << " dt=" << dt << (post_newtonian ? " 1pn" : " newton");
+  os << integrator << " dt=" << dt
+     << (!post_newtonian            ? " newton"
+         : pn_model == PnModel::EIH ? " eih"
+                                    : " 1pn");
   return os.str();
 }
 
@@ -203,6 +206,7 @@ SimParams SkyModel::params() const {
   p.G = kGmSun;
   p.integrator = find_integrator(integrator, "sky model").id;
   p.post_newtonian = post_newtonian;
+  p.pn_model = pn_model;
   p.speed_of_light = kLightAuPerDay;
   if (!(dt > 0) || !std::isfinite(dt)) fail("sky model: dt must be > 0 (got ", dt, ")");
   return p;

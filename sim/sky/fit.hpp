@@ -27,8 +27,11 @@ struct SkyModel {
   /// step in days (> 0): 1/32 d, where the 10-year errors have converged in dt (Mercury 2e-9 AU
   /// from the integrator) and the spurious Newtonian perihelion advance is ~0.04"/century
   double dt = 0.03125;
-  bool post_newtonian = true;  ///< the Sun's 1PN term (sim/forces/post_newtonian.hpp)
-  /// "yoshida4 dt=0.02 1pn": names the model in cache keys and reports.
+  bool post_newtonian = true;  ///< a 1PN term
+  /// which: the Sun's (sim/forces/post_newtonian.hpp) or EIH (sim/forces/eih.hpp)
+  PnModel pn_model = PnModel::Sun;
+  /// "yoshida4 dt=0.02 1pn" ("... eih" with the EIH term): names the model in cache keys and
+  /// reports, so that a fit with one 1PN term is never read back for the other.
   std::string key() const;
   /// cpu-reference in double, G = k², c in AU/day, this integrator, dt and 1PN term.
   SimParams params() const;

@@ -341,6 +341,33 @@ TEST_F(Cli, ContinuedRunKeepsTheRecordedIntegrator) {
   EXPECT_NE(r.out.find("--no-pn dropped the 1PN term"), std::string::npos) << r.out;
 }
 
+// issue 21 item 6: --post-newtonian off|sun|eih; the EIH term is said, recorded ("+eih") and
+// continued by a loaded state; --post-newtonian with --pn, or an unknown term, is an error
+TEST_F(Cli, PostNewtonianEih) {
+  const std::string sem = "simulate --kernel cpu-reference --scene sun-earth-moon --param fit=0 ";
+  Result r = run(sem + "--post-newtonian eih --steps 2 -o " + at("eih.bin"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("+ 1PN (EIH, every body)"), std::string::npos) << r.out;
+  r = run("simulate --kernel cpu-reference --load " + at("eih.bin") + " --steps 2 -o " +
+          at("eih.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read(at("eih.csv")).find("integrator=yoshida4+eih"), std::string::npos);
+  r = run("simulate --kernel cpu-reference --load " + at("eih.bin") +
+          " --post-newtonian sun --steps 2 -o " + at("sun.csv"));
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(read(at("sun.csv")).find("integrator=yoshida4+1pn"), std::string::npos);
+  r = run(sem + "--post-newtonian off --steps 2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.out.find("+ 1PN"), std::string::npos) << r.out;
+  r = run(sem + "--pn --post-newtonian eih --steps 2");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--post-newtonian eih says what --pn and --no-pn say"), std::string::npos)
+      << r.out;
+  r = run(sem + "--post-newtonian gr --steps 2");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--post-newtonian"), std::string::npos) << r.out;
+}
+
 // issue 19, item 6: a saved state restores the kernel choice (kernel, precision, tunables)
 // unless the command line gives it; a kernel this machine lacks falls back with a notice
 TEST_F(Cli, LoadedStateRestoresTheKernelChoice) {

@@ -91,14 +91,15 @@ inline double perihelion_angle(const Bodies& b, double mu) {
 
 /// The perihelion advance of Sun + Mercury (J2000 orbit) in arcseconds per century with
 /// `integ` at step dt, from a straight-line fit of the Runge-Lenz direction sampled every
-/// `per_call` steps over `centuries`.
+/// `per_call` steps over `centuries`, with the 1PN term `model` when post_newtonian.
 inline double mercury_advance(Integrator integ, bool post_newtonian, double dt, int per_call,
-                              double centuries) {
+                              double centuries, PnModel model = PnModel::Sun) {
   const double a = 0.38709893, e = 0.20563069, m_sun = 1.0, m_merc = 1.6601e-7;
   Bodies b = kepler_pair(kGaussG, m_sun, m_merc, a, e);
   SimParams p;
   auto backend = backend_for(b, p, integ, kGaussG, dt);
   p.post_newtonian = post_newtonian;
+  p.pn_model = model;
   p.speed_of_light = 299792458.0 * 86400.0 / 1.495978707e11;  // AU/day
   const double mu = kGaussG * (m_sun + m_merc);
   const int outputs = static_cast<int>(std::lround(centuries * 36525.0 / (dt * per_call)));
