@@ -226,7 +226,7 @@ std::vector<KernelInfo> build_table() {
   {
     KernelInfo k;
     k.name = "cpu-falcon";
-    k.label = "CPU falcON (momentum-conserving)";
+    k.label = "CPU falcON (cell-cell)";
     k.description =
         "Dehnen's falcON: cells interact with cells, both ways at once, when farther apart than "
         "their radii / theta (monopole and quadrupole, field to second order), nearby bodies "
