@@ -25,8 +25,8 @@
 // One force evaluation: sort, build (as Octree), moments(), accelerations(). The walk emits
 // lists of cell-cell and body-range pairs (one thread); the lists are cut into kChunks pieces of
 // about equal work, each summed into its own buffers by whichever thread takes it, and the
-// buffers are added in chunk order: every result is bitwise the same every run and for every
-// thread count up to kChunks.
+// buffers are added in chunk order: every result is bitwise the same every run and whatever the
+// thread count (at most kChunks threads share the sums).
 
 #include <cstddef>
 #include <cstdint>

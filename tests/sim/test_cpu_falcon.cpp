@@ -229,14 +229,14 @@ double momentum_drift(const SimParams& p, const Scene& s, int steps) {
 // 300 steps (~150 Myr) of a galaxy collision in double: cpu-falcon's total momentum stays at
 // rounding level; cpu-barnes-hut's drifts by orders of magnitude more
 TEST(CpuFalcon, MomentumHeldOverAGalaxyCollision) {
-  const Scene s = scene("galaxy-collision", 2048, 2);
+  const Scene s = scene("galaxy-collision", 1024, 2);
   const int steps = 300;
   const double falcon = momentum_drift(
       testing::params("cpu-falcon", s.dt, s.softening, s.units.G, Precision::Double), s, steps);
   const double bh = momentum_drift(
       testing::params("cpu-barnes-hut", s.dt, s.softening, s.units.G, Precision::Double), s, steps);
   std::printf(
-      "galaxy collision N 2048, %d steps, double: |dP| / sum m|v| cpu-falcon %.2e, "
+      "galaxy collision N 1024, %d steps, double: |dP| / sum m|v| cpu-falcon %.2e, "
       "cpu-barnes-hut %.2e\n",
       steps, falcon, bh);
   EXPECT_LT(falcon, 1e-13);
