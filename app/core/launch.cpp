@@ -407,6 +407,8 @@ void check_tree_cells(int depth, const std::string& kernel) {
 
 KernelPick choose_kernel(const Scene& scene, bool gpu) {
   const std::string direct = gpu ? "tiled2d" : "cpu-symmetric";
+  // cpu-falcon conserves momentum exactly but is 4-10x slower than cpu-barnes-hut at the same
+  // force error on the CPU, galaxy scenes included (docs/PERFORMANCE.md): not a default
   const std::string tree = gpu ? "barnes-hut" : "cpu-barnes-hut";
   const std::size_t n = scene.bodies.size(), from = gpu ? kGpuTreeFromN : kCpuTreeFromN;
   const std::string side = gpu ? "on this GPU kind (H200)" : "on a 2-core CPU";

@@ -297,6 +297,10 @@ std::string kernel_description(const std::string& name, const std::string& table
       {"cpu-symmetric",
        "Uses Newton's third law: each pair is computed once and applied to both bodies (half the "
        "work), with the rows balanced over the CPU cores."},
+      {"cpu-falcon",
+       "A tree code whose groups of bodies pull on each other both ways at once (Dehnen's falcON), "
+       "so every force has its equal and opposite one and the total momentum stays put; slower "
+       "than Barnes-Hut at the same accuracy on the CPU (docs/PERFORMANCE.md)."},
       {"naive", "GPU: one thread per body, each reading every other body from GPU memory."},
       {"tiled",
        "GPU: one thread per body; the block loads bodies into fast shared memory tile by tile "

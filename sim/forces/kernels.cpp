@@ -223,6 +223,29 @@ std::vector<KernelInfo> build_table() {
     };
     t.push_back(std::move(k));
   }
+  {
+    KernelInfo k;
+    k.name = "cpu-falcon";
+    k.label = "CPU falcON (cell-cell)";
+    k.description =
+        "Dehnen's falcON: cells interact with cells, both ways at once, when farther apart than "
+        "their radii / theta (monopole and quadrupole, field to second order), nearby bodies "
+        "pairwise; forces equal and opposite, so momentum is conserved to rounding; O(N) work";
+    k.supports_double = true;
+    k.flops_per_interaction = 20;
+    k.flops_per_interaction_double = 30;
+    k.tree = true;
+    k.tunables = {
+        real_tunable("theta", "theta", 0, 1, 0.05, 0.25,
+                     "opening angle: two cells interact through their multipoles when their "
+                     "centres are farther apart than (radius A + radius B) / theta (0 = the exact "
+                     "direct sum; larger is faster and less accurate)"),
+        int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
+                    "most bodies in a tree leaf (cells with more split into octants)"),
+        threads_tunable()};
+    k.create = [](const KernelInfo& row, const SimParams& p) { return make_cpu_falcon(row, p); };
+    t.push_back(std::move(k));
+  }
 #ifdef NBODY_HAVE_CUDA
   append_cuda_kernels(t);
 #endif

@@ -57,7 +57,8 @@ TEST(RigidHalo, HernquistCircularSpeedMatchesItsFormula) {
   for (double r : {0.05, 0.5, 2.0, 8.0, 10.0, 29.9}) {
     const double vc2 = G * m_full * r / ((r + a) * (r + a));
     EXPECT_NEAR(halo_circular_speed(h, G, r), std::sqrt(vc2), 1e-12 * std::sqrt(vc2)) << r;
-    for (const char* k : {"cpu-reference", "cpu-openmp", "cpu-symmetric", "cpu-barnes-hut"})
+    for (const char* k :
+         {"cpu-reference", "cpu-openmp", "cpu-symmetric", "cpu-barnes-hut", "cpu-falcon"})
       EXPECT_NEAR(radial_accel(h, G, r, k) * r, vc2, 1e-10 * vc2) << k << " r " << r;
   }
   // beyond the cut, a point mass M
@@ -120,14 +121,15 @@ TEST(RigidHalo, EveryCpuKernelAddsTheFieldLikeTheReference) {
   const std::vector<std::size_t> idx = sample_indices(b.size(), b.size());
   std::vector<double> rx, ry, rz;
   reference_accelerations(b, idx, 1.0, 0.05, rx, ry, rz);
-  for (const char* k : {"cpu-reference", "cpu-openmp", "cpu-symmetric", "cpu-barnes-hut"})
+  for (const char* k :
+       {"cpu-reference", "cpu-openmp", "cpu-symmetric", "cpu-barnes-hut", "cpu-falcon"})
     for (Precision prec : {Precision::Double, Precision::Float}) {
       if (prec == Precision::Float && std::string(k) == "cpu-reference") continue;
       SimParams p;
       p.kernel = k;
       p.precision = prec;
       p.softening = 0.05;
-      if (std::string(k) == "cpu-barnes-hut") p.tunables["theta"] = 0;  // exact
+      if (find_kernel(k).tree) p.tunables["theta"] = 0;  // exact
       auto be = make_backend(p);
       be->set_bodies(b);
       std::vector<double> ax, ay, az;

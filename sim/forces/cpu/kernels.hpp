@@ -17,5 +17,9 @@ std::unique_ptr<ForceBackend> make_cpu_symmetric(const KernelInfo& info, Precisi
 /// Barnes-Hut on an octree of Morton-sorted bodies (sim/tree), OpenMP over groups of bodies;
 /// reads theta, leaf_size, group_size, quadrupole and threads from p through `row`.
 std::unique_ptr<ForceBackend> make_cpu_barnes_hut(const KernelInfo& row, const SimParams& p);
+/// Mutual cell-cell interactions on the same octree (Dehnen's falcON, sim/tree/dual_tree.hpp):
+/// O(N), forces equal and opposite (momentum conserved to rounding); reads theta, leaf_size and
+/// threads from p through `row`.
+std::unique_ptr<ForceBackend> make_cpu_falcon(const KernelInfo& row, const SimParams& p);
 
 }  // namespace nbody
