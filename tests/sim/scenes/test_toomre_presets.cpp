@@ -218,10 +218,11 @@ TEST(ToomrePresets, RingGalaxyHasARingAtThePapersTime) {
     std::printf("%.2f %.1f\n", (k + 0.5) * w, sigma[k] / mean0);
   double r_ring = 0, contrast = 0;
   const bool ring = has_ring(sigma, w, mean0, r_ring, contrast);
+  const double peak = sigma[static_cast<std::size_t>(r_ring / w)] / mean0;
   std::printf(
       "ring galaxy after %d steps (t = %.3f): ring at R = %.2f, %.1fx the density "
-      "inside it (initial: %.2f, %.1fx)\n",
-      steps, s.duration, r_ring, contrast, r0, c0);
+      "inside it, %.2fx the initial mean (initial disk: %.2f, %.1fx)\n",
+      steps, s.duration, r_ring, contrast, peak, r0, c0);
   EXPECT_TRUE(ring);
   EXPECT_GT(r_ring, 0.3);
 }
