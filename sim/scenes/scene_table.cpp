@@ -160,8 +160,10 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
        "masses, e = 0.5, both disks i = 60, w = -30, drawn at t = 15 x 1e8 yr), 2 the Mice, "
        "NGC 4676 (fig. 22: equal masses, e = 0.6, i = 15 and 60, w = -90, t = 6.086), 3 M51 + "
        "NGC 5195 (fig. 21: mass 1/3, e = 0.8, i = -70 and -60, w = -15, t = 2.4), 4 a ring "
-       "galaxy (Lynds & Toomre 1976: a companion of 0.3 of the mass falling through the disk's "
-       "centre along its axis); each runs to the paper's time and looks from the paper's direction",
+       "galaxy (Lynds & Toomre 1976: a companion of 0.3 of the mass dropping through the disk "
+       "along its axis, hyperbolic, just off the centre, softened cores); each runs to the "
+       "paper's time and looks from the paper's direction with both galaxies and the tails in "
+       "view",
        true,
        20000,
        {{"preset", "preset",
@@ -178,12 +180,14 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
          "sign picks the sense of the tilt",
          -180, 180, 0},
         {"arg1", "disk 1 argument (deg)",
-         "angle from disk 1's line of nodes to the pericentre, seen from galaxy 1", -180, 180, 0},
+         "angle from disk 1's ascending node (where the companion rises through the disk along its "
+         "spin) to the pericentre, along the orbit, seen from galaxy 1",
+         -180, 180, 0},
         {"incl2", "disk 2 inclination (deg)",
          "of the orbit to disk 2's plane: 0 prograde in the orbital plane, 180 retrograde", -180,
          180, 45},
         {"arg2", "disk 2 argument (deg)",
-         "angle from disk 2's line of nodes to the pericentre, seen from galaxy 2", -180, 180,
+         "angle from disk 2's ascending node to the pericentre, seen from galaxy 2", -180, 180,
          -30}},
        wrap<scenes::make_toomre>("toomre")});
   // N = 65536: the disk's two-body heating falls as 1/N (median |z| 2.4x in 1 Gyr at 16384,

@@ -7,10 +7,12 @@
 // Units: N-body units, G = 1 (units::henon()'s dimensionless system), core 1 of mass 1, core 2
 // of mass `mass_ratio`, lengths in the units of `rp`.
 //
-// Disk orientation (TT72's angles): a disk starts in the orbital plane rotating with the orbit
-// (prograde), is tilted by `incl` about its line of nodes, which lies at angle -`arg` from the
-// pericentre direction in the orbital plane, so `arg` is the angle from the node to the
-// pericentre. incl = 0: prograde in the orbital plane; incl = 180: retrograde.
+// Disk orientation (TT72's angles, named as in celestial mechanics with the disk as the
+// reference plane): `incl` is the angle between the disk's spin and the orbit's angular
+// momentum (0: prograde in the orbital plane; 180: retrograde), `arg` the angle in the orbit
+// plane, counted along the companion's motion, from the ascending node (where the companion
+// rises through the disk along its spin) to the pericentre. A negative incl tilts the other way:
+// (-i, w) is the disk (i, w + 180).
 
 #include <algorithm>
 #include <cmath>
@@ -43,12 +45,17 @@ struct Preset {
   double yaw, pitch;     // camera direction in degrees (see make_toomre)
   bool view_from_disk1;  // yaw/pitch are TT72's (lambda, beta) relative to disk 1
   double start;          // initial separation in disk length units (0: the parameter)
+  double eps;            // softening in disk length units (0: kSoftening)
+  double inner;          // inner ring radius / outer (0: TT72's 1/3)
+  double v_inf;          // > 0: a drop-through on a straight line along disk 1's axis, this
+                         // speed at infinity, impact parameter `orbit_rp` (not a Kepler orbit)
 };
 
 // Toomre & Toomre (1972, ApJ 178, 623), transcribed from their figure captions:
 // 1 NGC 4038/9, the Antennae (fig. 23): identical disks of radius 0.75 R_min, e = 0.5,
 //   i = 60 deg and w = -30 deg for both; drawn at t = 15, edge-on to the orbit plane from 30 deg
-//   off the line of pericentres.
+//   off the line of pericentres, on the apocentre's side (yaw 150 deg from the pericentre
+//   direction: there the two tails cross; from yaw 30 they spread into an arch).
 // 2 NGC 4676, the Mice (fig. 22): equal disks of radius 0.7 R_min, e = 0.6, started at the
 //   apocentre; w_A = w_B = -90 deg, i_A = 15 deg, i_B = 60 deg; drawn at t = 6.086 (135 deg past
 //   pericentre) nearly edge-on to the orbit plane (beta 85 deg) along the line of pericentres.
@@ -56,27 +63,31 @@ struct Preset {
 //   0.2-0.633 R_min), e = 0.8, i_4 = -70 deg, i_5 = -60 deg, w_4 = w_5 = -15 deg; drawn at
 //   t = 2.4 from (lambda_4, beta_4) = (65, -20) deg, nearly face-on to M51; started at 1.7 R_min
 //   (the caption gives no start).
-// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of 0.3 of the
-//   mass falls through the disk's centre along its axis (orbit perpendicular to the disk,
-//   pericentre 0.02 = the softening, in the disk plane), drawn 1.5 TT72 units later; seen
-//   face-on. LT76's own masses were not at hand: illustrative (0.5 at 0.1 tore the disk apart).
+// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of 0.3 of
+//   the mass drops through the disk along its axis (i = 90, w = 90) on a hyperbolic straight
+//   line, speed at infinity 1.2 sqrt(G m1 / R_min) (about the outer ring's circular speed),
+//   0.05 off the centre, with the cores softened over 0.1 (a cored potential; a point mass
+//   whips a radial orbit back the way it came instead of letting it pass through); a disk
+//   from 0.06 to 0.6 (no hole, so that a ring is a real feature), the companion 2 % of the
+//   stars in 0.08; drawn 1.5 x 1e8 yr after the crossing, 30 deg from face-on. The numbers are
+//   this program's (docs/GALAXIES.md), not LT76's.
 constexpr Preset kPresets[] = {
-    {"Antennae, NGC 4038/9 (TT72 fig. 23)", 1, 0.5, 60, -30, 60, -30, 0.75, 0.75, 1, 15, 30, 0,
-     false, 0},
+    {"Antennae, NGC 4038/9 (TT72 fig. 23)", 1, 0.5, 60, -30, 60, -30, 0.75, 0.75, 1, 15, 150, 0,
+     false, 0, 0, 0, 0},
     {"Mice, NGC 4676 (TT72 fig. 22)", 1, 0.6, 15, -90, 60, -90, 0.7, 0.7, 1, 6.086, 180, 5, false,
-     0},
+     0, 0, 0},
     {"M51 + NGC 5195 (TT72 fig. 21)", 1.0 / 3.0, 0.8, -70, -15, -60, -15, 0.633, 0.7 * 0.633, 1,
-     2.4, 65, -20, true, 1.7},
-    {"ring galaxy (Lynds & Toomre 1976)", 0.3, 1.0, 90, 0, 90, 0, 0.6, 0.25, 0.02, 1.5, 0, 0, true,
-     1.2},
+     2.4, 65, -20, true, 1.7, 0, 0},
+    {"ring galaxy (Lynds & Toomre 1976)", 0.3, 1.0, 90, 90, 90, 90, 0.6, 0.08, 0.05, 1.5, 0, 30,
+     true, 1.5, 0.1, 0.1, 1.2},
 };
 constexpr int kPresetCount = static_cast<int>(sizeof(kPresets) / sizeof(kPresets[0]));
 
 // appends a disk of `count` massless stars in rings from outer / 3 to `outer` (TT72's 0.2-0.6)
 // about a core of mass `m` at `x`, `v`, tilted by `incl` about its line of nodes, which lies at
 // `node` from +x in the orbital plane
-void add_disk(Bodies& b, std::size_t count, double G, double m, double outer, double eps,
-              double incl, double node, const Vec3& x, const Vec3& v, Rng& rng) {
+void add_disk(Bodies& b, std::size_t count, double G, double m, double inner, double outer,
+              double eps, double incl, double node, const Vec3& x, const Vec3& v, Rng& rng) {
   if (count == 0) return;
   // rings with stars spaced about as far apart along a ring as the rings are apart:
   // total ~ 2 pi K (K - 1) for K rings
@@ -85,7 +96,6 @@ void add_disk(Bodies& b, std::size_t count, double G, double m, double outer, do
   std::vector<double> radius(k);
   double rsum = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    const double inner = outer * kInner / kOuter;
     radius[i] = k == 1
                     ? 0.5 * (inner + outer)
                     : inner + (outer - inner) * static_cast<double>(i) / static_cast<double>(k - 1);
@@ -174,6 +184,101 @@ void set_view(Scene& s, const Preset* ps, double incl1, double node1) {
   s.camera_pitch = std::asin(std::clamp(d[2], -1.0, 1.0));
 }
 
+// a straight drop-through (the ring galaxy): relative position and velocity at separation r0
+// along +x, impact parameter b along +y, speed from the softened potential's energy with the
+// speed v_inf at infinity; and the time it takes to the disk's plane (x = 0), neglecting the
+// path's bending (Simpson's rule in x)
+void drop_state(double mu, double eps, double v_inf, double b, double r0, Vec3& rel, Vec3& vrel,
+                double& t_cross) {
+  auto speed = [&](double x) {
+    return std::sqrt(v_inf * v_inf + 2 * mu / std::sqrt(x * x + b * b + eps * eps));
+  };
+  rel = {r0, b, 0};
+  vrel = {-speed(r0), 0, 0};
+  const int k = 2000;
+  const double h = r0 / k;
+  double sum = 1 / speed(0) + 1 / speed(r0);
+  for (int i = 1; i < k; ++i)
+    sum += (i % 2 ? 4 : 2) / speed(i * h);
+  t_cross = sum * h / 3;
+}
+
+// camera distance that shows the bodies at time `t_end`: a subsample of the stars and both
+// cores integrated with the kernels' Plummer softening (leapfrog, step `dt`), then the `quantile`
+// of their distances from the view axis (0.93: the tails, not the few stars flung farthest;
+// 0.995: the ring galaxy's whole disk) through the centre of mass (and the cores'),
+// seen in the viewer's 45 deg field with a 15 % margin
+double framing_distance(const Bodies& b, double G, double eps, double dt, double t_end, double yaw,
+                        double pitch, double quantile) {
+  std::vector<std::size_t> idx;
+  const std::size_t stride = std::max<std::size_t>(1, b.size() / 600);
+  std::vector<std::size_t> heavy;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b.m[i] > 0)
+      heavy.push_back(i);
+    else if (i % stride == 0)
+      idx.push_back(i);
+  }
+  idx.insert(idx.begin(), heavy.begin(), heavy.end());
+  const std::size_t n = idx.size(), nh = heavy.size();
+  std::vector<Vec3> x(n), v(n), a(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    x[k] = {b.x[idx[k]], b.y[idx[k]], b.z[idx[k]]};
+    v[k] = {b.vx[idx[k]], b.vy[idx[k]], b.vz[idx[k]]};
+  }
+  auto accel = [&] {
+    for (std::size_t k = 0; k < n; ++k) {
+      a[k] = {0, 0, 0};
+      for (std::size_t h = 0; h < nh; ++h) {
+        if (h == k) continue;
+        const double d[3] = {x[h][0] - x[k][0], x[h][1] - x[k][1], x[h][2] - x[k][2]};
+        const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps * eps;
+        const double f = G * b.m[idx[h]] / (r2 * std::sqrt(r2));
+        for (int c = 0; c < 3; ++c)
+          a[k][c] += f * d[c];
+      }
+    }
+  };
+  const long steps = std::max(1L, std::lround(t_end / dt));
+  const double h = t_end / static_cast<double>(steps);
+  accel();
+  for (long s = 0; s < steps; ++s) {
+    for (std::size_t k = 0; k < n; ++k)
+      for (int c = 0; c < 3; ++c) {
+        v[k][c] += 0.5 * h * a[k][c];
+        x[k][c] += h * v[k][c];
+      }
+    accel();
+    for (std::size_t k = 0; k < n; ++k)
+      for (int c = 0; c < 3; ++c)
+        v[k][c] += 0.5 * h * a[k][c];
+  }
+  // centre of mass of the cores (the scene's frame: the stars are massless)
+  Vec3 com = {0, 0, 0};
+  double mt = 0;
+  for (std::size_t k = 0; k < nh; ++k) {
+    for (int c = 0; c < 3; ++c)
+      com[c] += b.m[idx[k]] * x[k][c];
+    mt += b.m[idx[k]];
+  }
+  for (int c = 0; c < 3; ++c)
+    com[c] /= mt;
+  const Vec3 dir = {std::cos(pitch) * std::cos(yaw), std::cos(pitch) * std::sin(yaw),
+                    std::sin(pitch)};
+  std::vector<double> perp(n);
+  double cores = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Vec3 d = {x[k][0] - com[0], x[k][1] - com[1], x[k][2] - com[2]};
+    const double along = d[0] * dir[0] + d[1] * dir[1] + d[2] * dir[2];
+    perp[k] = std::sqrt(std::max(0.0, d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - along * along));
+    if (k < nh) cores = std::max(cores, perp[k]);
+  }
+  std::sort(perp.begin(), perp.end());
+  const double rq =
+      perp[std::min(n - 1, static_cast<std::size_t>(quantile * static_cast<double>(n)))];
+  return 1.15 * std::max(rq, 1.3 * cores) / std::tan(0.5 * 45 * kDeg);
+}
+
 }  // namespace
 
 Scene make_toomre(const Params& p) {
@@ -201,15 +306,23 @@ Scene make_toomre(const Params& p) {
   s.name = "toomre";
   s.units = units::henon();
   const double G = s.units.G, m1 = 1.0, m2 = q, mt = m1 + m2;
-  s.softening = kSoftening * L;
+  s.softening = (ps && ps->eps > 0 ? ps->eps : kSoftening) * L;
+  const bool drop = ps && ps->v_inf > 0;
 
   // relative orbit, approaching (true anomaly < 0), from `start` disk units or, bound, at most
-  // the apocentre (TT72 started their elliptic models there)
+  // the apocentre (TT72 started their elliptic models there); or the ring galaxy's straight
+  // drop-through
   double r0 = std::max(start * L, rp);
   if (e < 1.0) r0 = std::min(r0, rp * (1.0 + e) / (1.0 - e));
-  const double cos_nu = std::clamp((rp * (1.0 + e) / r0 - 1.0) / e, -1.0, 1.0);
   Vec3 rel, vrel;
-  kepler_state(G * mt, rp, e, -std::acos(cos_nu), rel, vrel);
+  double t_peri = 0;
+  if (drop) {
+    drop_state(G * mt, s.softening, ps->v_inf * std::sqrt(G * m1 / L), rp, r0, rel, vrel, t_peri);
+  } else {
+    const double cos_nu = std::clamp((rp * (1.0 + e) / r0 - 1.0) / e, -1.0, 1.0);
+    kepler_state(G * mt, rp, e, -std::acos(cos_nu), rel, vrel);
+    t_peri = time_to_pericentre(G * mt, rp, e, r0);
+  }
   const double f1 = m2 / mt, f2 = m1 / mt;
   const Vec3 x1 = {-f1 * rel[0], -f1 * rel[1], -f1 * rel[2]};
   const Vec3 v1 = {-f1 * vrel[0], -f1 * vrel[1], -f1 * vrel[2]};
@@ -218,18 +331,24 @@ Scene make_toomre(const Params& p) {
   s.bodies.reserve(n);
   s.bodies.add(x1[0], x1[1], x1[2], v1[0], v1[1], v1[2], m1, Component::Bulge);
   s.bodies.add(x2[0], x2[1], x2[2], v2[0], v2[1], v2[2], m2, Component::Bulge);
-  const std::size_t stars = n - 2, n1 = (stars + 1) / 2, n2 = stars - n1;
+  // equal shares (TT72), or for the ring galaxy 2 % for the small companion
+  const std::size_t stars = n - 2, n1 = drop ? stars - stars / 50 : (stars + 1) / 2,
+                    n2 = stars - n1;
   Rng rng(p.seed());
-  // each disk's angles as seen from its own galaxy (TT72's convention): the companion's
-  // pericentre lies at +x from core 1 and at -x from core 2, so disk 2's node turns by 180 deg
-  add_disk(s.bodies, n1, G, m1, out1, s.softening, i1 * kDeg, -w1 * kDeg, x1, v1, rng);
-  add_disk(s.bodies, n2, G, m2, out2, s.softening, i2 * kDeg, kPi - w2 * kDeg, x2, v2, rng);
+  // each disk's angles as seen from its own galaxy (TT72's convention, that of celestial
+  // mechanics): w from the ascending node, where the companion rises through the disk's plane
+  // along its spin, to the pericentre. add_disk's `node` is the descending node (a tilt by
+  // +i about it lowers the orbit ahead); the pericentre lies at +x from core 1 and at -x from
+  // core 2
+  const double node1 = kPi - w1 * kDeg, node2 = -w2 * kDeg;
+  const double in_frac = ps && ps->inner > 0 ? ps->inner : kInner / kOuter;
+  add_disk(s.bodies, n1, G, m1, in_frac * out1, out1, s.softening, i1 * kDeg, node1, x1, v1, rng);
+  add_disk(s.bodies, n2, G, m2, in_frac * out2, out2, s.softening, i2 * kDeg, node2, x2, v2, rng);
   // the structure diagnostics follow each disk's massless stars (by number), not the cores
   s.groups = {{"disk 1", 2, 2 + n1}, {"disk 2", 2 + n1, n}};
 
   // run length: the Kepler time to pericentre (exact for these point-mass cores), then the
   // preset's drawing time or two rotations of disk 1's outer ring (about the core of mass 1)
-  const double t_peri = time_to_pericentre(G * mt, rp, e, r0);
   const double scale_t = std::sqrt(L * L * L / (G * m1));  // TT72's units scale as R^1.5 / M^0.5
   if (ps) {
     std::ostringstream why;
@@ -241,26 +360,36 @@ Scene make_toomre(const Params& p) {
                          2 * 2 * kPi * std::sqrt(out1 * out1 * out1 / (G * m1)),
                          "2 rotations of disk 1's outer ring");
   }
-  set_view(s, ps, i1 * kDeg, -w1 * kDeg);
+  set_view(s, ps, i1 * kDeg, node1);
 
   std::ostringstream d;
   d << "Toomre & Toomre restricted encounter" << (ps ? std::string(": ") + ps->name : "")
     << "; two cores (masses 1 and " << q << ", G = 1) on "
-    << (e < 1 ? "an elliptic" : "a parabolic") << " orbit (e = " << e << "), pericentre " << rp
-    << ", starting at " << r0 << "; " << n1 << " + " << n2
-    << " massless stars in rings of circular orbits out to " << out1 << " and " << out2
-    << ", disk tilts (i, w) = (" << i1 << ", " << w1 << ") and (" << i2 << ", " << w2 << ") deg";
+    << (drop ? "a straight drop-through along disk 1's axis (impact parameter "
+             : (e < 1 ? "an elliptic orbit (e = " : "a parabolic orbit (e = "))
+    << (drop ? rp : e) << "), " << (drop ? "speed at infinity " : "pericentre ")
+    << (drop ? ps->v_inf * std::sqrt(G * m1 / L) : rp) << ", starting at " << r0 << "; " << n1
+    << " + " << n2 << " massless stars in rings of circular orbits out to " << out1 << " and "
+    << out2 << ", disk tilts (i, w) = (" << i1 << ", " << w1 << ") and (" << i2 << ", " << w2
+    << ") deg";
   s.description = d.str();
   // the fastest inner ring takes 64 steps per orbit; pericentres closer than the rings (the
   // ring galaxy's drop-through) resolved with 64 steps of the pericentre's crossing time
-  const double r_in = std::min(out1, out2) * kInner / kOuter;
-  s.dt = 2 * kPi * std::sqrt(r_in * r_in * r_in / (G * std::max(m1, m2))) / 64.0;
-  s.dt = std::min(s.dt, rp / std::sqrt(2 * G * mt / rp) / 8.0);
-  // framing: both galaxies at the start and at the drawing time (the orbit's separation then)
-  const double sep_end = separation_after_pericentre(G * mt, rp, e, s.duration - t_peri);
+  const double r_in = std::min(out1, out2) * (ps && ps->inner > 0 ? ps->inner : kInner / kOuter);
+  const double r_eff2 = r_in * r_in + s.softening * s.softening;  // softened period
+  s.dt = 2 * kPi * std::sqrt(std::pow(r_eff2, 1.5) / (G * std::max(m1, m2))) / 64.0;
+  const double r_close = drop ? std::hypot(rp, s.softening) : rp;
+  s.dt = std::min(s.dt, r_close / std::sqrt(2 * G * mt / r_close) / 8.0);
+  // framing: both galaxies and their tails at the drawing time (a preset's stars integrated
+  // ahead), or both cores at the start and at the end of the orbit
+  const double sep_end =
+      drop ? r0 : separation_after_pericentre(G * mt, rp, e, s.duration - t_peri);
   s.camera_distance = 1.5 * std::max({r0, sep_end + out1 + out2, 4 * out1});
   s.trails = false;
   finish(s);
+  if (ps)
+    s.camera_distance = framing_distance(s.bodies, G, s.softening, s.dt, s.duration, s.camera_yaw,
+                                         s.camera_pitch, drop ? 0.995 : 0.93);
   return s;
 }
 
