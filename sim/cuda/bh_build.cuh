@@ -41,13 +41,20 @@ struct BuildArgs {
 using BlockScanU = cub::BlockScan<u32, kBlock>;
 using BlockReduceU = cub::BlockReduce<u32, kBlock>;
 
+// this block's contiguous chunk [c0, c1) of the items [0, m) (gridDim.x chunks)
+__device__ __forceinline__ void chunk_range(u32 m, u32& c0, u32& c1) {
+  const u32 chunk = (m + gridDim.x - 1) / gridDim.x;
+  c0 = min(m, blockIdx.x * chunk);
+  c1 = min(m, c0 + chunk);
+}
+
 // items [0, m) in gridDim.x contiguous chunks: this block's value of each (v(i)) scanned into
 // scan[i] (inclusive, within the chunk) and the chunk's total into block_sum[blockIdx.x]
 template <typename F>
 __device__ void chunk_scan(u32 m, u32* __restrict__ scan, u32* __restrict__ block_sum, F&& v) {
   __shared__ typename BlockScanU::TempStorage tmp;
-  const u32 chunk = (m + gridDim.x - 1) / gridDim.x;
-  const u32 b0 = min(m, blockIdx.x * chunk), b1 = min(m, b0 + chunk);
+  u32 b0, b1;
+  chunk_range(m, b0, b1);
   u32 running = 0;
   for (u32 base = b0; base < b1; base += blockDim.x) {
     const u32 i = base + threadIdx.x;
@@ -79,12 +86,6 @@ __device__ void chunk_offsets(const u32* __restrict__ block_sum, u32& before, u3
   before = shared[0];
   total = shared[1];
   __syncthreads();
-}
-
-// the first item of this block's chunk of [0, m)
-__device__ __forceinline__ u32 chunk_begin(u32 m) {
-  const u32 chunk = (m + gridDim.x - 1) / gridDim.x;
-  return min(m, blockIdx.x * chunk);
 }
 
 // one node's multipoles (mass, centre, quadrupole, opening radius) from its children or bodies
@@ -217,7 +218,8 @@ __device__ u32 build_levels(const BuildArgs<T>& a, u32* ls) {
   ls[1] = 1;
   for (;;) {
     const u32 m = le - lb;
-    const u32 c0 = chunk_begin(m), c1 = min(m, c0 + (m + gridDim.x - 1) / gridDim.x);
+    u32 c0, c1;
+    chunk_range(m, c0, c1);
     // children of each node of this block's chunk, then scanned over the chunk
     count_children(a, lb, c0, c1);
     __syncthreads();
@@ -242,16 +244,11 @@ template <typename T>
 __global__ void __launch_bounds__(kBlock) build_kernel(BuildArgs<T> a) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
-  __shared__ u32 ls[tree::kMaxLevel + 2];
   const u32 stride = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid == 0) a.meta->overflow = 0;
-  // (every thread computes the same level starts; thread 0 of each block keeps them in shared)
-  u32 local[tree::kMaxLevel + 2];
-  const u32 levels = build_levels(a, local);
-  if (threadIdx.x == 0)
-    for (u32 l = 0; l <= levels; ++l)
-      ls[l] = local[l];
-  __syncthreads();
+  // (every thread computes the same level starts)
+  u32 ls[tree::kMaxLevel + 2];
+  const u32 levels = build_levels(a, ls);
   const u32 nodes = ls[levels];
   // the groups of every node, counted and scanned; the deepest level's moments meanwhile
   chunk_scan(nodes, a.scan, a.block_sum, [&](u32 i) {
@@ -264,7 +261,8 @@ __global__ void __launch_bounds__(kBlock) build_kernel(BuildArgs<T> a) {
   grid.sync();
   u32 before = 0, total = 0;
   chunk_offsets(a.block_sum, before, total);
-  const u32 c0 = chunk_begin(nodes), c1 = min(nodes, c0 + (nodes + gridDim.x - 1) / gridDim.x);
+  u32 c0, c1;
+  chunk_range(nodes, c0, c1);
   for (u32 i = c0 + threadIdx.x; i < c1; i += blockDim.x) {
     const u32 k = a.group_n[i];
     if (k == 0) continue;

@@ -447,12 +447,13 @@ void DeviceStore<T>::get_bodies(Bodies& b) const {
 }
 
 template <typename T>
-void DeviceStore<T>::ensure_accelerations(const SimParams& p) {
-  if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return;
+bool DeviceStore<T>::ensure_accelerations(const SimParams& p) {
+  if (acc_valid_ && acc_G_ == p.G && acc_eps_ == p.softening) return false;
   run_forces(p);
   acc_valid_ = true;
   acc_G_ = p.G;
   acc_eps_ = p.softening;
+  return true;
 }
 
 template <typename T>
@@ -589,9 +590,8 @@ void DeviceStore<T>::step(const SimParams& p, int steps) {
   if (p.post_newtonian && parts_ > 1)
     fail(info_.name, ": the 1PN correction runs on one GPU only (--gpus 1)");
   start_.record(ctx_.stream);
-  if (!acc_valid_ || acc_G_ != p.G || acc_eps_ != p.softening) {
+  if (ensure_accelerations(p)) {
     // the first forces of a new state: not part of the steps' counted work
-    ensure_accelerations(p);
     NBODY_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
     StepWork first;
     kernel_->collect(first);

@@ -153,7 +153,7 @@ class DeviceStore final : public ForceBackend {
   bool ordered_ = false;
   StepWork work_;
 
-  void ensure_accelerations(const SimParams& p);
+  bool ensure_accelerations(const SimParams& p);  // true when it evaluated the forces
   void run_forces(const SimParams& p);
   void write_output();
   void plan_cuts();
