@@ -31,6 +31,7 @@ tar -C "$work" -xzf $pack/sky.tgz
 B=$work/bin
 export LD_LIBRARY_PATH=$PWD/$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0
+export NBODY_BINARY=$B/nbody  # tests that run the CLI (test_multigpu's two processes)
 for f in /usr/share/glvnd/egl_vendor.d/10_nvidia.json \
   /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json; do
   [ -f "$f" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$f

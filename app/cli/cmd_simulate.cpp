@@ -265,7 +265,10 @@ int simulate(const SimulateOptions& o) {
   }
   bar.finish();
   if (structure) std::fprintf(log, "structure: %s\n", structure_summary(s0, s1, u).c_str());
-  if (out_format) {
+  if (out_format && o.launch.process.rank != 0) {
+    std::fprintf(log, "rank %d: %s is written by rank 0\n", o.launch.process.rank,
+                 o.output.c_str());
+  } else if (out_format) {
     io::SaveOptions so;
     so.run = run_record(sim, p, before);
     so.notice = [](const std::string& m) { std::fprintf(stderr, "nbody: note: %s\n", m.c_str()); };
@@ -309,6 +312,22 @@ void register_simulate_command(CLI::App& app) {
   cmd->add_flag("--no-diagnostics", o->no_diagnostics,
                 "skip energy, momentum and the galaxies' structure (above N = 65,536 the "
                 "potential is otherwise estimated from a sample of bodies)");
+  // one rank of a run of several processes, one GPU each (docs/SCALING.md)
+  cmd->add_option("--world", o->launch.process.world,
+                  "processes of a several-GPU run, one GPU each (start every rank with the same "
+                  "options; NCCL between them)")
+      ->check(CLI::Range(1, 4096))
+      ->group("Several processes");
+  cmd->add_option("--rank", o->launch.process.rank,
+                  "this process's rank in [0, --world); it uses GPU rank modulo the devices it "
+                  "sees, rank 0 writes --output")
+      ->check(CLI::Range(0, 4095))
+      ->group("Several processes");
+  cmd->add_option("--nccl-id", o->launch.process.id,
+                  "how the ranks meet: a file they all can read (rank 0 writes NCCL's id there) "
+                  "or tcp:HOST:PORT (rank 0 listens on PORT of HOST)")
+      ->check(non_empty())
+      ->group("Several processes");
   cmd->add_flag("--list-scenes", o->list_scenes, "list the preset scenes and their parameters");
   cmd->add_flag("--list-kernels", o->list_kernels, "list the force kernels and their tunables");
   cmd->callback([o, cmd]() {
@@ -329,6 +348,13 @@ void register_simulate_command(CLI::App& app) {
       run_lesson({o->launch, o->steps, o->every, o->output, o->output_format});
       return;
     }
+    const ProcessGroup& g = o->launch.process;
+    if (g.world > 1 && g.id.empty())
+      fail("--world ", g.world,
+           ": give --nccl-id (a file path or tcp:HOST:PORT) so the ranks meet");
+    if (g.world == 1 && (g.rank != 0 || !g.id.empty()))
+      fail("--rank and --nccl-id apply to a run of several processes (--world >= 2)");
+    if (g.rank >= g.world) fail("--rank ", g.rank, ": must be in [0, ", g.world - 1, "]");
     simulate(*o);
   });
 }

@@ -574,6 +574,12 @@ Launch make_launch(const LaunchOptions& given, std::size_t gpu_default_n,
   if (p.gpus != 1 && !k.gpu)
     fail("--gpus ", o.gpus, " applies to the GPU kernels, not to '", k.name, "'");
   if (k.gpu) resolve_gpus(p.gpus);  // enough devices, and NCCL when more than one
+  p.process = o.process;
+  if (p.process.world > 1 && !k.gpu)
+    fail("--world ", p.process.world,
+         ": a run of several processes needs a GPU kernel (--kernel), "
+         "not '",
+         k.name, "'");
 
   if (!o.load.empty()) {
     if (o.n) fail("-n/--bodies applies to generated scenes, not to --load ", o.load);

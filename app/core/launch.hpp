@@ -34,7 +34,9 @@ struct LaunchOptions {
   /// options are generated from the kernel table (see add_tunable_options()).
   std::map<std::string, std::string> tunables;
   int steps_per_frame = 1;
-  std::string gpus = "1";          ///< --gpus: a number of GPUs or "all"
+  std::string gpus = "1";  ///< --gpus: a number of GPUs or "all"
+  /// --rank, --world, --nccl-id (simulate): one rank of a run of several processes
+  ProcessGroup process;
   std::string integrator;          ///< a row of sim/integrators/; empty: the scene's default
   double ias15_epsilon = 1e-9;     ///< --ias15-epsilon
   int whfast_corrector = 11;       ///< --whfast-corrector

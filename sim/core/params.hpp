@@ -64,6 +64,16 @@ struct PhysicsParams {
   int whfast_corrector = 11;
 };
 
+/// This process's place in a run of several processes, one GPU each (--rank, --world,
+/// --nccl-id; sim/cuda/multi_gpu.cu): world 1 is a run of one process.
+struct ProcessGroup {
+  int rank = 0, world = 1;
+  std::string id;  ///< how the ranks meet: a file path or tcp:HOST:PORT (sim/core/rendezvous.hpp)
+  bool operator==(const ProcessGroup& o) const {
+    return rank == o.rank && world == o.world && id == o.id;
+  }
+};
+
 /// Which kernel computes the forces: a structural choice (changing it makes a new backend),
 /// asked for by request, never edited live.
 struct KernelChoice {
@@ -72,6 +82,8 @@ struct KernelChoice {
   /// GPUs a GPU kernel runs on (0 = every device; >= 0): the bodies are split into one slice per
   /// GPU and the updated positions exchanged with NCCL each step. CPU kernels ignore it.
   int gpus = 1;
+  /// One rank of several processes (a GPU kernel on one GPU per process) when world > 1.
+  ProcessGroup process;
   /// Kernel tunables by key ("block_size", "theta", ...): which keys a kernel reads, their
   /// ranges and defaults are in its KernelInfo row; an absent key takes the row's default.
   /// A Choice tunable stores the index of its choice.

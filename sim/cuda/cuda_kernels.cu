@@ -71,6 +71,10 @@ std::unique_ptr<ForceBackend> make_multi_gpu_backend(const KernelInfo& row, cons
   fail("--gpus ", gpus, ": this build has no NCCL, so kernel '", row.name,
        "' runs on one GPU only");
 }
+std::unique_ptr<ForceBackend> make_rank_backend(const KernelInfo& row, const SimParams& p) {
+  fail("--world ", p.process.world, ": this build has no NCCL, so kernel '", row.name,
+       "' runs in one process only");
+}
 #endif
 
 std::string cuda_device_line() {

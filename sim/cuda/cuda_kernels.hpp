@@ -25,5 +25,8 @@ bool multi_gpu_built();
 /// exchanged with NCCL (sim/cuda/multi_gpu.cu); throws nbody::Error in builds without NCCL.
 std::unique_ptr<ForceBackend> make_multi_gpu_backend(const KernelInfo& row, const SimParams& p,
                                                      int gpus);
+/// The backend of rank p.process.rank of a run of p.process.world processes, one GPU each,
+/// accelerations exchanged with NCCL (sim/cuda/multi_gpu.cu); nbody::Error without NCCL.
+std::unique_ptr<ForceBackend> make_rank_backend(const KernelInfo& row, const SimParams& p);
 
 }  // namespace nbody

@@ -328,65 +328,6 @@ void DeviceStore<T>::permute(const std::uint32_t* perm) {
 }
 
 template <typename T>
-void DeviceStore<T>::set_part(int rank, int parts, Exchange exchange) {
-  if (parts < 2 || rank < 0 || rank >= parts)
-    fail(info_.name, ": part ", rank, " of ", parts, " is not a part of a multi-GPU run");
-  rank_ = rank;
-  parts_ = parts;
-  exchange_ = std::move(exchange);
-  const std::size_t bins = static_cast<std::size_t>(parts) * kCostBins;
-  cost_.resize(bins);
-  NBODY_CUDA_CHECK(cudaMemsetAsync(cost_.get(), 0, bins * sizeof(unsigned long long), ctx_.stream));
-  costs_ready_ = false;
-  cuts_.clear();
-  plan_cuts();
-}
-
-template <typename T>
-void DeviceStore<T>::plan_cuts() {
-  if (parts_ < 2) return;
-  std::vector<std::size_t> next(parts_ + 1, n_);
-  next[0] = 0;
-  // the work of the last force evaluation in bins over the previous cuts, when every part's
-  // row of it has arrived (tree kernels); every part computes the same cuts from the same data
-  std::vector<unsigned long long> bins;
-  double total = 0;
-  if (kernel_->balance_by_work() && costs_ready_ && cuts_.size() == next.size() &&
-      cuts_.back() == n_) {
-    bins.resize(static_cast<std::size_t>(parts_) * kCostBins);
-    cost_.download(bins.data(), bins.size(), ctx_.stream);
-    for (const unsigned long long w : bins)
-      total += static_cast<double>(w);
-  }
-  if (total <= 0) {
-    // equal body counts
-    for (int r = 1; r < parts_; ++r)
-      next[r] = n_ * static_cast<std::size_t>(r) / static_cast<std::size_t>(parts_);
-  } else {
-    // cut where the running work passes k / parts of the total (linear inside a bin)
-    double sum = 0;
-    int k = 1;
-    for (int r = 0; r < parts_ && k < parts_; ++r) {
-      const std::size_t b0 = cuts_[r], len = cuts_[r + 1] - cuts_[r];
-      for (int b = 0; b < kCostBins && k < parts_; ++b) {
-        const std::size_t lo = b0 + len * b / kCostBins, hi = b0 + len * (b + 1) / kCostBins;
-        const double w = static_cast<double>(bins[static_cast<std::size_t>(r) * kCostBins + b]);
-        while (k < parts_ && sum + w >= total * k / parts_) {
-          const double f = w > 0 ? (total * k / parts_ - sum) / w : 0.0;
-          next[k] = lo + static_cast<std::size_t>(std::llround(f * static_cast<double>(hi - lo)));
-          ++k;
-        }
-        sum += w;
-      }
-    }
-    for (int r = 1; r <= parts_; ++r)
-      next[r] = std::min(n_, std::max(next[r], next[r - 1]));
-    next[parts_] = n_;
-  }
-  cuts_ = std::move(next);
-}
-
-template <typename T>
 void DeviceStore<T>::set_bodies(const Bodies& b) {
   kernel_->check_size(b.size());
   n_ = b.size();
@@ -418,8 +359,7 @@ void DeviceStore<T>::set_bodies(const Bodies& b) {
   halos_ = b.halos;
   acc_valid_ = false;
   work_ = {};
-  costs_ready_ = false;
-  plan_cuts();
+  kernel_->bodies_changed(b);
   if (out_.positions || out_.speed) write_output();
 }
 
@@ -458,10 +398,8 @@ bool DeviceStore<T>::ensure_accelerations(const SimParams& p) {
 
 template <typename T>
 void DeviceStore<T>::run_forces(const SimParams& p) {
-  // the slices of this evaluation (all parts alike), then the forces on this part's slice
-  // from the massive bodies (massless ones pull on nothing)
-  plan_cuts();
-  costs_ready_ = false;
+  // the forces on the targets (every body, or this GPU's slice of them: the kernel's multi-GPU
+  // wrapper gathers the others') from the massive bodies (massless ones pull on nothing)
   const double sources = static_cast<double>(n_sources_);
   work_ = {static_cast<double>(count()) * sources,
            info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
@@ -473,7 +411,6 @@ void DeviceStore<T>::run_forces(const SimParams& p) {
 
 template <typename T>
 void DeviceStore<T>::external_field(const SimParams& p) {
-  if (parts_ > 1) fail(info_.name, ": rigid halos run on one GPU only (--gpus 1)");
   const ExternalField f = make_external_field(halos_, p.G);
   Anchors a{};
   a.count = f.count;
@@ -495,9 +432,6 @@ template <typename T>
 void DeviceStore<T>::compute_accelerations(const SimParams& p, std::vector<double>& ax,
                                            std::vector<double>& ay, std::vector<double>& az) {
   prepare_accelerations(p);
-  ax.resize(n_);
-  ay.resize(n_);
-  az.resize(n_);
   read_accelerations(ax, ay, az);
 }
 
@@ -522,10 +456,13 @@ void DeviceStore<T>::read_accelerations(std::vector<double>& ax, std::vector<dou
                                         std::vector<double>& az) const {
   std::vector<V4> acc(n_);
   std::vector<std::uint32_t> order(ordered_ ? n_ : 0);
+  ax.resize(n_);
+  ay.resize(n_);
+  az.resize(n_);
   acc_.download(acc.data(), n_, ctx_.stream);
   if (ordered_) order_.download(order.data(), n_, ctx_.stream);
-  // this part's slice, in the user's order
-  for (std::size_t k = first(); k < first() + count(); ++k) {
+  // in the user's order
+  for (std::size_t k = 0; k < n_; ++k) {
     const std::size_t i = ordered_ ? order[k] : k;
     ax[i] = acc[k].x;
     ay[i] = acc[k].y;
@@ -547,37 +484,18 @@ template <typename T>
 void DeviceStore<T>::kick_drift(const SimParams& p, double kick, double drift) {
   const V4* dom = snapshot_dominant(p);
   const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
-  // this part's slice; on several GPUs the updated bodies (and the work counted for
-  // balancing) are exchanged after it
-  const std::size_t f = first(), c = count();
-  launch(ctx_, "kick_drift", kick_drift_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
-         vel_.get() + f, acc_.get() + f, static_cast<int>(c), T(kick * p.dt), T(drift * p.dt), dom,
-         T(p.G), inv_c2);
-  if (parts_ > 1) {
-    exchange_(true);
-    costs_ready_ = kernel_->balance_by_work();
-  }
+  launch(ctx_, "kick_drift", kick_drift_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
+         acc_.get(), static_cast<int>(n_), T(kick * p.dt), T(drift * p.dt), dom, T(p.G), inv_c2);
 }
 
 template <typename T>
 void DeviceStore<T>::kick_output(const SimParams& p, double kick) {
   const V4* dom = snapshot_dominant(p);
   const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
-  if (parts_ < 2) {
-    launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
-           vel_.get(), acc_.get(), static_cast<int>(n_), T(kick * p.dt),
-           static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
-           ordered_ ? order_.get() : nullptr, dom, T(p.G), inv_c2);
-    return;
-  }
-  // the last kick of the slice, the velocities exchanged, then the output of all bodies
-  const std::size_t f = first(), c = count();
-  launch(ctx_, "kick", kick_output_kernel<T>, LaunchShape{c, kBlock}, pos_.get() + f,
-         vel_.get() + f, acc_.get() + f, static_cast<int>(c), T(kick * p.dt),
-         static_cast<float4*>(nullptr), static_cast<float*>(nullptr),
-         static_cast<const std::uint32_t*>(nullptr), dom, T(p.G), inv_c2);
-  exchange_(false);
-  if (out_.positions || out_.speed) write_output();
+  launch(ctx_, "kick_output", kick_output_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
+         vel_.get(), acc_.get(), static_cast<int>(n_), T(kick * p.dt),
+         static_cast<float4*>(out_.positions), static_cast<float*>(out_.speed),
+         ordered_ ? order_.get() : nullptr, dom, T(p.G), inv_c2);
 }
 
 template <typename T>
@@ -587,8 +505,6 @@ void DeviceStore<T>::step(const SimParams& p, int steps) {
     last_ms_ = 0;
     return;
   }
-  if (p.post_newtonian && parts_ > 1)
-    fail(info_.name, ": the 1PN correction runs on one GPU only (--gpus 1)");
   start_.record(ctx_.stream);
   if (ensure_accelerations(p)) {
     // the first forces of a new state: not part of the steps' counted work
@@ -596,9 +512,9 @@ void DeviceStore<T>::step(const SimParams& p, int steps) {
     StepWork first;
     kernel_->collect(first);
   }
-  // what the integrator composes a step from: kicks and drifts of this part's slice (on
-  // several GPUs the updated bodies are exchanged after each) around the kernel's forces; the
-  // closing kick writes the output
+  // what the integrator composes a step from: kicks and drifts of every body around the
+  // kernel's forces (on several GPUs every GPU integrates all bodies alike from the gathered
+  // accelerations); the closing kick writes the output
   struct Ops final : StepOps {
     DeviceStore& b;
     StepWork total;

@@ -53,14 +53,36 @@ class DeviceForceKernel {
   virtual bool tree_cells(int max_level, std::vector<TreeCell>& out) { return false; }
   /// Tree kernels: several GPUs balance their slices by the work counted in the last step.
   virtual bool balance_by_work() const { return false; }
+  /// Called by the store after it took new bodies (uploaded, not yet evaluated).
+  virtual void bodies_changed(const Bodies& b) {}
 
   const KernelInfo& row() const { return row_; }
   DeviceStore<T>& store() const { return *store_; }
+
+ protected:
+  /// A kernel that wraps another (sim/cuda/multi_gpu.cu) gives it its own store.
+  void share_store(DeviceForceKernel& inner) const { inner.store_ = store_; }
 
  private:
   friend class DeviceStore<T>;
   const KernelInfo& row_;
   DeviceStore<T>* store_ = nullptr;
+};
+
+/// How the targets of a force evaluation are split between the ranks of a group of GPUs: the
+/// kernel that wraps a force kernel on several GPUs (sim/cuda/multi_gpu.cu) owns it and sets
+/// it on its store; a store without one has every body as target.
+struct Slicing {
+  /// Work bins per rank that a work-balanced kernel reports (see balance_by_work()).
+  static constexpr int kCostBins = 64;
+  int rank = 0, parts = 1;
+  /// The ranks' boundaries in stored-body order (parts + 1 entries). A work-balanced kernel may
+  /// move them (every rank the same way) inside forces(), e.g. to group boundaries, and then
+  /// fills its row of cost_bins for the bodies of its new slice.
+  std::vector<std::size_t> cuts;
+  /// Device array of parts x kCostBins work counts: bins of equal body count over each rank's
+  /// slice of the last force evaluation (each rank fills its own row; the exchange the rest).
+  unsigned long long* cost_bins = nullptr;
 };
 
 /// Device storage of bodies in precision T around one force kernel.
@@ -99,46 +121,39 @@ class DeviceStore final : public ForceBackend {
   /// Whether the stored order differs from the user's; order()[k] is stored body k's user index.
   bool ordered() const { return ordered_; }
   const DeviceBuffer<std::uint32_t>& order() const { return order_; }
-  /// The target bodies of forces(): stored bodies [first(), first() + count()) (all of them on
-  /// one GPU). The sources are always all N bodies.
-  std::size_t first() const { return cuts_.empty() ? 0 : cuts_[rank_]; }
-  std::size_t count() const { return cuts_.empty() ? n_ : cuts_[rank_ + 1] - cuts_[rank_]; }
-  /// Number of parts (1 on one GPU) and this one's rank.
-  int parts() const { return parts_; }
-  int rank() const { return rank_; }
-  /// A work-balanced kernel may move the cuts (each part the same way) inside forces(), e.g. to
-  /// group boundaries, and then fills its row of cost_bins() for the bodies of its new slice.
-  std::vector<std::size_t>& cuts() { return cuts_; }
+  /// The target bodies of forces(): stored bodies [first(), first() + count()) (all of them
+  /// unless a wrapper split them over several GPUs). The sources are always all N bodies.
+  std::size_t first() const { return slicing_ ? slicing_->cuts[slicing_->rank] : 0; }
+  std::size_t count() const {
+    return slicing_ ? slicing_->cuts[slicing_->rank + 1] - slicing_->cuts[slicing_->rank] : n_;
+  }
+  /// Number of ranks the targets are split over (1 on one GPU) and this one's rank.
+  int parts() const { return slicing_ ? slicing_->parts : 1; }
+  int rank() const { return slicing_ ? slicing_->rank : 0; }
+  std::vector<std::size_t>& cuts() { return slicing_->cuts; }
+  unsigned long long* cost_bins() const { return slicing_->cost_bins; }
+  static constexpr int kCostBins = Slicing::kCostBins;
+  /// Set by a kernel that splits the targets (null: every body); it outlives the store's use.
+  void set_slicing(Slicing* s) { slicing_ = s; }
+  /// Replaces the kernel by wrap(kernel) (e.g. its multi-GPU wrapper); the result uses this
+  /// store.
+  template <typename Wrap>
+  void wrap_kernel(Wrap&& wrap) {
+    kernel_ = wrap(std::move(kernel_));
+    kernel_->store_ = this;
+  }
   /// The kernel (for tools that read a kernel's own data, e.g. the Barnes-Hut tree).
   const DeviceForceKernel<T>& kernel() const { return *kernel_; }
-
-  // ---- one part of a multi-GPU backend (sim/cuda/multi_gpu.cu drives these)
-
-  /// Sends this GPU's updated bodies to the others and receives theirs, on ctx().stream:
-  /// positions and velocities after each drift (`positions` true), velocities only after the
-  /// last half kick of a step() call.
-  using Exchange = std::function<void(bool positions)>;
-  /// Work bins per part that a work-balanced kernel reports (see balance_by_work()).
-  static constexpr int kCostBins = 64;
-  /// Makes this backend part `rank` of `parts` (>= 2): from then on it computes the accelerations
-  /// and kick/drift of the stored bodies [cuts()[rank], cuts()[rank + 1]) only, and calls
-  /// `exchange` after each update so that every part holds all bodies between steps.
-  void set_part(int rank, int parts, Exchange exchange);
-  /// The parts' boundaries in stored-body order (parts + 1 entries; empty when not a part).
-  const std::vector<std::size_t>& cuts() const { return cuts_; }
+  DeviceForceKernel<T>& kernel() { return *kernel_; }
   V4* velocities() const { return vel_.get(); }
-  /// Device array of parts x kCostBins work counts: bins of equal body count over each part's
-  /// slice of the last force evaluation (this part fills its own row; the exchange the rest).
-  unsigned long long* cost_bins() const { return cost_.get(); }
-  /// compute_accelerations() in two halves: the device work (run on every part at once), then
-  /// the download of this part's slice into ax, ay, az (sized N; other entries are left alone).
+  /// compute_accelerations() in two halves: the device work (on several GPUs run on every rank
+  /// at once), then the download of the accelerations into ax, ay, az (resized to N).
   void prepare_accelerations(const SimParams& p);
   void read_accelerations(std::vector<double>& ax, std::vector<double>& ay,
                           std::vector<double>& az) const;
 
  private:
-  std::vector<std::size_t> cuts_;
-  DeviceBuffer<unsigned long long> cost_;
+  Slicing* slicing_ = nullptr;
 
   const KernelInfo& info_;
   Stream stream_;
@@ -156,13 +171,9 @@ class DeviceStore final : public ForceBackend {
   bool ensure_accelerations(const SimParams& p);  // true when it evaluated the forces
   void run_forces(const SimParams& p);
   void write_output();
-  void plan_cuts();
-  /// Adds the rigid halos' field to acc_ and sets their anchors' accelerations (one GPU).
+  /// Adds the rigid halos' field to acc_ and sets their anchors' accelerations.
   void external_field(const SimParams& p);
 
-  int rank_ = 0, parts_ = 1;
-  Exchange exchange_;
-  bool costs_ready_ = false;  // every part's cost bins of the last force evaluation are here
   /// Launches v += kick (a + 1PN) and x += drift v, or the last kick with the output.
   void kick_drift(const SimParams& p, double kick, double drift);
   void kick_output(const SimParams& p, double kick);

@@ -1,31 +1,41 @@
-// Several GPUs of one host under any GPU kernel. One process, one NCCL communicator per GPU
-// (ncclCommInitAll), one stream and one host thread per GPU. Every GPU holds all N bodies and
-// a backend of the chosen kernel (a "part"); part d computes the accelerations and kick/drift of
-// its slice of the stored bodies, then the parts exchange their updated slices:
+// Several GPUs under any GPU kernel: a force kernel that wraps the chosen one (MultiGpuKernel).
+// Every GPU holds all N bodies in a store of its own and integrates all of them alike; the
+// wrapper splits the targets of each force evaluation into one slice per GPU ("rank"), the
+// chosen kernel computes its rank's slice, and the ranks exchange their slices of the
+// accelerations (16 bytes a body), so every store has all of them before it kicks:
 //
 // - equal slices (all-pairs kernels when N is a multiple of the GPU count): one in-place
-//   ncclAllGather per array, the collective NCCL optimises best;
+//   ncclAllGather, the collective NCCL optimises best;
 // - unequal slices (Barnes-Hut, balanced by counted work; all-pairs with N not a multiple):
-//   one in-place ncclBroadcast per slice, rooted at its owner, all of them in one
-//   ncclGroupStart/End. No padding and no copy into a staging buffer, and the same bytes cross
-//   the links as in an all-gather (each GPU receives N - its slice).
+//   one in-place ncclBroadcast per slice, rooted at its owner, all in one ncclGroupStart/End.
 //
-// Positions and velocities are exchanged after each drift (the tree kernel re-sorts all bodies
-// every step, so a body may change owner), velocities alone after the last half kick, so that
-// after each step() call every GPU holds the whole state: get_bodies(), the activity map and the
-// interop output read the first GPU (the one that drives the display) with no host round trip.
+// The kernels are deterministic, so every store stays bitwise the same as the others: a tree
+// kernel sorts and builds the same tree on every GPU and moves the cuts to the same group
+// boundaries. The store knows nothing of the other GPUs; the rigid halos' field and the 1PN
+// term run on every GPU like on one.
+//
+// The ranks live in one process (--gpus N: ncclCommInitAll, one host thread per GPU, the first
+// GPU drives the display) or one per process (--rank R --world W --nccl-id ID: ncclCommInitRank,
+// the id shared through a file or TCP; sim/core/rendezvous.hpp). The code that computes is the
+// same, so both give bitwise the same bodies. Ranks of several processes check that they hold
+// the same bodies and step with the same parameters.
 #include <nccl.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/rendezvous.hpp"
 #include "sim/cuda/cuda_kernels.hpp"
 #include "sim/cuda/device_store.cuh"
 #include "sim/cuda/nccl_check.cuh"
@@ -38,6 +48,8 @@ bool multi_gpu_built() {
 
 namespace cuda {
 namespace {
+
+using ull = unsigned long long;
 
 // makes `dev` the current device for a scope and restores the previous one
 class DeviceScope {
@@ -54,14 +66,18 @@ class DeviceScope {
   int prev_ = 0;
 };
 
-// the NCCL communicators of this process, one per GPU of `devices` (rank d on devices[d])
+// The NCCL communicators this process holds: one per GPU of one process (ncclCommInitAll), or
+// this process's one of a run of several (ncclCommInitRank).
 class Comms {
  public:
   explicit Comms(const std::vector<int>& devices) : comms_(devices.size(), nullptr) {
-    // NVLink multicast (NVLS) stays off unless the user set it (shared machines need it off)
-    setenv("NCCL_NVLS_ENABLE", "0", 0);
+    quiet_nvls();
     NBODY_NCCL_CHECK(
         ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()));
+  }
+  Comms(const ncclUniqueId& id, int world, int rank) : comms_(1, nullptr) {
+    quiet_nvls();
+    NBODY_NCCL_CHECK(ncclCommInitRank(&comms_[0], world, id, rank));
   }
   ~Comms() {
     if (aborted_) return;  // ncclCommAbort freed them
@@ -71,10 +87,10 @@ class Comms {
   Comms(const Comms&) = delete;
   Comms& operator=(const Comms&) = delete;
 
-  ncclComm_t operator[](int d) const { return comms_[d]; }
+  ncclComm_t operator[](int k) const { return comms_[k]; }
   bool aborted() const { return aborted_; }
-  /// Aborts every communicator once, from any thread: a part failed and the others must not wait
-  /// in a collective for it (NCCL stops their kernels). The communicators are unusable after.
+  /// Aborts every communicator once, from any thread: a rank failed and the others must not
+  /// wait in a collective for it (NCCL stops their kernels). The communicators are unusable after.
   void abort() noexcept {
     std::call_once(once_, [this] {
       aborted_ = true;
@@ -84,11 +100,274 @@ class Comms {
   }
 
  private:
+  // NVLink multicast (NVLS) stays off unless the user set it (shared machines need it off)
+  static void quiet_nvls() { setenv("NCCL_NVLS_ENABLE", "0", 0); }
   std::vector<ncclComm_t> comms_;
   std::atomic<bool> aborted_{false};
   std::once_flag once_;
 };
 
+__global__ void store_value_kernel(ull* where, ull value) {
+  *where = value;
+}
+
+// FNV-1a over what a step computes with: ranks of several processes must agree on all of it
+ull params_hash(const SimParams& p) {
+  ull h = 1469598103934665603ull;
+  const auto mix = [&h](const void* data, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i)
+      h = (h ^ b[i]) * 1099511628211ull;
+  };
+  const double values[] = {p.dt, p.G, p.softening, p.speed_of_light};
+  mix(values, sizeof values);
+  const int choices[] = {static_cast<int>(p.integrator), static_cast<int>(p.precision),
+                         p.post_newtonian ? 1 : 0};
+  mix(choices, sizeof choices);
+  mix(p.kernel.data(), p.kernel.size());
+  for (const auto& [key, value] : p.tunables) {
+    mix(key.data(), key.size());
+    mix(&value, sizeof value);
+  }
+  return h;
+}
+
+// FNV-1a over the bodies as given (positions, velocities, masses)
+ull bodies_hash(const Bodies& b) {
+  ull h = 1469598103934665603ull;
+  for (const std::vector<double>* v : {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m}) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(v->data());
+    for (std::size_t i = 0; i < v->size() * sizeof(double); ++i)
+      h = (h ^ bytes[i]) * 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+/// The chosen kernel on one rank of several GPUs: its slice of the targets, then the exchange
+/// of the accelerations (see the top of this file).
+template <typename T>
+class MultiGpuKernel final : public DeviceForceKernel<T> {
+ public:
+  /// Rank `rank` of `world`, on communicator comms[index]; `check` (ranks of several
+  /// processes): verify that every rank holds the same bodies and parameters.
+  MultiGpuKernel(std::unique_ptr<DeviceForceKernel<T>> inner, std::shared_ptr<Comms> comms,
+                 int index, int rank, int world, bool check)
+      : DeviceForceKernel<T>(inner->row()),
+        inner_(std::move(inner)),
+        comms_(std::move(comms)),
+        comm_((*comms_)[index]),
+        check_(check) {
+    slicing_.rank = rank;
+    slicing_.parts = world;
+    slicing_.cuts.assign(world + 1, 0);
+    const std::size_t bins = static_cast<std::size_t>(world) * Slicing::kCostBins;
+    cost_.resize(bins);
+    NBODY_CUDA_CHECK(cudaMemset(cost_.get(), 0, bins * sizeof(ull)));
+    slicing_.cost_bins = cost_.get();
+    hashes_.resize(world);
+  }
+
+  Slicing& slicing() { return slicing_; }
+  const DeviceForceKernel<T>& inner() const { return *inner_; }
+
+  void check_size(std::size_t n) const override { inner_->check_size(n); }
+  bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
+    return inner_->tree_cells(max_level, out);
+  }
+  bool balance_by_work() const override { return inner_->balance_by_work(); }
+
+  void bodies_changed(const Bodies& b) override {
+    costs_ready_ = false;
+    plan_cuts();
+    inner_->bodies_changed(b);
+    if (check_) agree(bodies_hash(b), "bodies (run every rank with the same scene and options)");
+  }
+
+  void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
+    if (comms_->aborted()) fail("multi-GPU step stopped: another GPU failed");
+    DeviceStore<T>& st = this->store();
+    // the slices of this evaluation (every rank alike), then this rank's
+    plan_cuts();
+    costs_ready_ = false;
+    work.interactions = static_cast<double>(st.count()) * static_cast<double>(st.n_sources());
+    inner_->forces(p, G, eps2, work);
+    exchange(p);
+  }
+
+  bool collect(StepWork& work) override {
+    const bool again = inner_->collect(work);
+    for (std::size_t e = 0; e < pending_; ++e) {
+      StepWork one;
+      one.phases.push_back({"exchange", ex_[e][1].elapsed_since(ex_[e][0])});
+      work.add(one);
+    }
+    pending_ = 0;
+    if (check_ && hashes_sent_) {
+      std::vector<ull> h(hashes_.size());
+      hashes_.download(h.data(), h.size(), this->store().context().stream);
+      for (std::size_t r = 1; r < h.size(); ++r)
+        if (h[r] != h[0])
+          fail("rank ", r,
+               " steps with other parameters than rank 0 (dt, G, softening, "
+               "integrator, kernel or tunables): run every rank with the same options");
+    }
+    return again;
+  }
+
+ private:
+  // every rank computes the same cuts from the same data: equal body counts, or where the
+  // running work of the last evaluation (every rank's row of the bins) passes k / parts of it
+  void plan_cuts() {
+    const std::size_t n = this->store().size();
+    const int parts = slicing_.parts, bins = Slicing::kCostBins;
+    std::vector<std::size_t>& cuts = slicing_.cuts;
+    std::vector<std::size_t> next(parts + 1, n);
+    next[0] = 0;
+    std::vector<ull> w;
+    double total = 0;
+    if (inner_->balance_by_work() && costs_ready_ && cuts.back() == n) {
+      w.resize(static_cast<std::size_t>(parts) * bins);
+      cost_.download(w.data(), w.size(), this->store().context().stream);
+      for (const ull x : w)
+        total += static_cast<double>(x);
+    }
+    if (total <= 0) {
+      for (int r = 1; r < parts; ++r)
+        next[r] = n * static_cast<std::size_t>(r) / static_cast<std::size_t>(parts);
+    } else {
+      double sum = 0;
+      int k = 1;
+      for (int r = 0; r < parts && k < parts; ++r) {
+        const std::size_t b0 = cuts[r], len = cuts[r + 1] - cuts[r];
+        for (int b = 0; b < bins && k < parts; ++b) {
+          const std::size_t lo = b0 + len * b / bins, hi = b0 + len * (b + 1) / bins;
+          const double x = static_cast<double>(w[static_cast<std::size_t>(r) * bins + b]);
+          while (k < parts && sum + x >= total * k / parts) {
+            const double f = x > 0 ? (total * k / parts - sum) / x : 0.0;
+            next[k] = lo + static_cast<std::size_t>(std::llround(f * static_cast<double>(hi - lo)));
+            ++k;
+          }
+          sum += x;
+        }
+      }
+      for (int r = 1; r <= parts; ++r)
+        next[r] = std::min(n, std::max(next[r], next[r - 1]));
+      next[parts] = n;
+    }
+    cuts = std::move(next);
+  }
+
+  // this rank's slice of the accelerations to every rank, theirs from them (and the work bins
+  // for the next balance; the parameters' hash when checking)
+  void exchange(const SimParams& p) {
+    DeviceStore<T>& st = this->store();
+    const std::vector<std::size_t>& cuts = slicing_.cuts;
+    const int g = slicing_.parts, rank = slicing_.rank;
+    const std::size_t len0 = cuts[1] - cuts[0];
+    bool equal = true;
+    for (int r = 0; r < g; ++r)
+      equal = equal && cuts[r + 1] - cuts[r] == len0;
+    const ncclDataType_t type = sizeof(T) == 8 ? ncclDouble : ncclFloat;
+    const cudaStream_t stream = st.context().stream;
+    if (pending_ == ex_.size()) ex_.emplace_back();
+    ex_[pending_][0].record(stream);
+    if (check_) {
+      store_value_kernel<<<1, 1, 0, stream>>>(hashes_.get() + rank, params_hash(p));
+      NBODY_CUDA_CHECK(cudaGetLastError());
+      hashes_sent_ = true;
+    }
+    T* acc = reinterpret_cast<T*>(st.accelerations());
+    NBODY_NCCL_CHECK(ncclGroupStart());
+    try {
+      if (equal) {
+        NBODY_NCCL_CHECK(ncclAllGather(acc + 4 * cuts[rank], acc, 4 * len0, type, comm_, stream));
+      } else {
+        for (int r = 0; r < g; ++r) {
+          const std::size_t len = cuts[r + 1] - cuts[r];
+          if (len == 0) continue;
+          T* slice = acc + 4 * cuts[r];
+          NBODY_NCCL_CHECK(ncclBroadcast(slice, slice, 4 * len, type, r, comm_, stream));
+        }
+      }
+      if (inner_->balance_by_work()) {
+        constexpr std::size_t bins = Slicing::kCostBins;
+        NBODY_NCCL_CHECK(
+            ncclAllGather(cost_.get() + bins * rank, cost_.get(), bins, ncclUint64, comm_, stream));
+      }
+      if (check_)
+        NBODY_NCCL_CHECK(
+            ncclAllGather(hashes_.get() + rank, hashes_.get(), 1, ncclUint64, comm_, stream));
+    } catch (...) {
+      NBODY_NCCL_LOG(ncclGroupEnd());
+      throw;
+    }
+    NBODY_NCCL_CHECK(ncclGroupEnd());
+    ex_[pending_++][1].record(stream);
+    costs_ready_ = inner_->balance_by_work();
+  }
+
+  // every rank's `value` equal to rank 0's, else nbody::Error naming `what`
+  void agree(ull value, const char* what) {
+    const cudaStream_t stream = this->store().context().stream;
+    DeviceBuffer<ull> all(hashes_.size());
+    store_value_kernel<<<1, 1, 0, stream>>>(all.get() + slicing_.rank, value);
+    NBODY_CUDA_CHECK(cudaGetLastError());
+    NBODY_NCCL_CHECK(
+        ncclAllGather(all.get() + slicing_.rank, all.get(), 1, ncclUint64, comm_, stream));
+    std::vector<ull> h(hashes_.size());
+    all.download(h.data(), h.size(), stream);
+    for (std::size_t r = 1; r < h.size(); ++r)
+      if (h[r] != h[0]) fail("rank ", r, " holds other ", what, " than rank 0");
+  }
+
+  std::unique_ptr<DeviceForceKernel<T>> inner_;
+  std::shared_ptr<Comms> comms_;
+  ncclComm_t comm_;
+  bool check_;
+  Slicing slicing_;
+  DeviceBuffer<ull> cost_;
+  bool costs_ready_ = false;  // every rank's cost bins of the last evaluation are in cost_
+  DeviceBuffer<ull> hashes_;  // each rank's parameters' hash of the last evaluation
+  bool hashes_sent_ = false;
+  std::vector<std::array<Event, 2>> ex_;  // the exchanges since the last collect()
+  std::size_t pending_ = 0;
+};
+
+namespace {
+
+// wraps the kernel of `store` as rank `rank` of `world` (communicator comms[index])
+template <typename T>
+void wrap_for_ranks(DeviceStore<T>& store, const std::shared_ptr<Comms>& comms, int index, int rank,
+                    int world, bool check) {
+  MultiGpuKernel<T>* made = nullptr;
+  store.wrap_kernel([&](std::unique_ptr<DeviceForceKernel<T>> inner) {
+    auto k =
+        std::make_unique<MultiGpuKernel<T>>(std::move(inner), comms, index, rank, world, check);
+    made = k.get();
+    return std::unique_ptr<DeviceForceKernel<T>>(std::move(k));
+  });
+  store.set_slicing(&made->slicing());
+}
+
+// a store of kernel `row` on the current device, or nbody::Error when the row has none
+template <typename T>
+std::unique_ptr<DeviceStore<T>> make_store(const KernelInfo& row, const SimParams& p) {
+  std::unique_ptr<ForceBackend> b = row.create(row, p);
+  auto* store = dynamic_cast<DeviceStore<T>*>(b.get());
+  if (!store) fail("kernel '", row.name, "' cannot run on several GPUs");
+  b.release();
+  return std::unique_ptr<DeviceStore<T>>(store);
+}
+
+}  // namespace
+
+namespace {
+
+// Several GPUs of this process: one store per GPU, each around the wrapped kernel, stepped at
+// once by one host thread per GPU. get_bodies(), the activity map and the interop output read
+// the first GPU (the one that drives the display): every store holds the same bodies.
 template <typename T>
 class MultiDeviceStore final : public ForceBackend {
  public:
@@ -100,21 +379,16 @@ class MultiDeviceStore final : public ForceBackend {
     devices_.push_back(current);
     for (int d = 0; d < have && static_cast<int>(devices_.size()) < gpus; ++d)
       if (d != current) devices_.push_back(d);
-    comms_ = std::make_unique<Comms>(devices_);
-    // one backend of the kernel per GPU, made on that GPU
+    comms_ = std::make_shared<Comms>(devices_);
     for (int d = 0; d < gpus; ++d) {
       DeviceScope scope(devices_[d]);
-      std::unique_ptr<ForceBackend> b = row.create(row, p);
-      auto* part = dynamic_cast<DeviceStore<T>*>(b.get());
-      if (!part) fail("kernel '", row.name, "' cannot run on several GPUs");
-      b.release();
-      parts_.emplace_back(part);
-      part->set_part(d, gpus, [this, d](bool positions) { exchange(d, positions); });
+      parts_.push_back(make_store<T>(row, p));
+      wrap_for_ranks(*parts_.back(), comms_, d, d, gpus, false);
     }
   }
 
   ~MultiDeviceStore() override {
-    // each part's buffers, streams and events go on their own device, then the communicators
+    // each store's buffers, streams and events go on their own device, then the communicators
     for (std::size_t d = parts_.size(); d-- > 0;) {
       int prev = 0;
       NBODY_CUDA_LOG(cudaGetDevice(&prev));
@@ -145,39 +419,21 @@ class MultiDeviceStore final : public ForceBackend {
   void compute_accelerations(const SimParams& p, std::vector<double>& ax, std::vector<double>& ay,
                              std::vector<double>& az) override {
     check_usable();
-    // every GPU its slice at once, then each slice into the user's order
+    // every GPU at once; each then holds all accelerations
     on_all([&](int d) { parts_[d]->prepare_accelerations(p); });
-    const std::size_t n = size();
-    ax.assign(n, 0.0);
-    ay.assign(n, 0.0);
-    az.assign(n, 0.0);
-    for (std::size_t d = 0; d < parts_.size(); ++d) {
-      DeviceScope scope(devices_[d]);
-      parts_[d]->read_accelerations(ax, ay, az);
-    }
+    DeviceScope scope(devices_[0]);
+    parts_[0]->read_accelerations(ax, ay, az);
     gather_work();
   }
 
   void step(const SimParams& p, int steps) override {
     check_usable();
-    exchanges_ = 0;
     on_all([&](int d) { parts_[d]->step(p, steps); });
     // the step lasts as long as the slowest GPU's (the exchange waits for it anyway)
     last_ms_ = 0;
     for (const auto& part : parts_)
       last_ms_ = std::max(last_ms_, part->last_step_ms());
     gather_work();
-    // the exchanges as the first GPU's stream saw them (waiting for the others included)
-    if (steps > 0) {
-      double ms = 0;
-      for (std::size_t k = 0; k < exchanges_; ++k)
-        ms += ex_stop_[k].elapsed_since(ex_start_[k]);
-      ms /= steps;
-      if (work_.phases.empty()) work_.phases.push_back({"compute", std::max(0.0, last_ms_ - ms)});
-      work_.phases.push_back({"exchange", ms});
-      for (StepPhase& ph : work_.phases)
-        if (ph.name == "integrate") ph.ms = std::max(0.0, ph.ms - ms);
-    }
   }
 
   double last_step_ms() const override { return last_ms_; }
@@ -198,7 +454,7 @@ class MultiDeviceStore final : public ForceBackend {
   }
 
  private:
-  // runs f(d) for every GPU d at once, part 0 on the calling thread, each on its own device;
+  // runs f(d) for every GPU d at once, the first on the calling thread, each on its own device;
   // the first failure aborts the communicators (so no GPU waits forever for a failed one) and
   // is rethrown
   template <typename F>
@@ -227,59 +483,6 @@ class MultiDeviceStore final : public ForceBackend {
     if (first_error >= 0) std::rethrow_exception(errors[first_error]);
   }
 
-  // on part d's thread: its updated slice to every GPU, the others' slices from them
-  void exchange(int d, bool positions) {
-    if (comms_->aborted()) fail("multi-GPU step stopped: another GPU failed");
-    DeviceStore<T>& part = *parts_[d];
-    const std::vector<std::size_t>& cuts = part.cuts();
-    const int g = static_cast<int>(parts_.size());
-    const std::size_t len0 = cuts[1] - cuts[0];
-    bool equal = true;
-    for (int r = 0; r < g; ++r)
-      equal = equal && cuts[r + 1] - cuts[r] == len0;
-    const ncclDataType_t type = sizeof(T) == 8 ? ncclDouble : ncclFloat;
-    const ncclComm_t comm = (*comms_)[d];
-    const cudaStream_t stream = part.context().stream;
-    // an array of 4 T per body: all-gather in place, or one broadcast per slice
-    const auto gather = [&](Vec4<T>* v) {
-      T* base = reinterpret_cast<T*>(v);
-      if (equal) {
-        NBODY_NCCL_CHECK(ncclAllGather(base + 4 * cuts[d], base, 4 * len0, type, comm, stream));
-        return;
-      }
-      for (int r = 0; r < g; ++r) {
-        const std::size_t len = cuts[r + 1] - cuts[r];
-        if (len == 0) continue;
-        T* slice = base + 4 * cuts[r];
-        NBODY_NCCL_CHECK(ncclBroadcast(slice, slice, 4 * len, type, r, comm, stream));
-      }
-    };
-    // the first GPU times its exchanges (read after the step)
-    if (d == 0) {
-      if (exchanges_ == ex_start_.size()) {
-        ex_start_.emplace_back();
-        ex_stop_.emplace_back();
-      }
-      ex_start_[exchanges_].record(stream);
-    }
-    NBODY_NCCL_CHECK(ncclGroupStart());
-    try {
-      if (positions) gather(part.positions());
-      gather(part.velocities());
-      // the work counted on each GPU, for the next balance
-      if (positions && part.kernel().balance_by_work()) {
-        constexpr std::size_t bins = DeviceStore<T>::kCostBins;
-        unsigned long long* cost = part.cost_bins();
-        NBODY_NCCL_CHECK(ncclAllGather(cost + bins * d, cost, bins, ncclUint64, comm, stream));
-      }
-    } catch (...) {
-      NBODY_NCCL_LOG(ncclGroupEnd());
-      throw;
-    }
-    NBODY_NCCL_CHECK(ncclGroupEnd());
-    if (d == 0) ex_stop_[exchanges_++].record(stream);
-  }
-
   // interactions summed over the GPUs; phases as the first GPU timed them
   void gather_work() {
     work_ = parts_[0]->last_work();
@@ -297,13 +500,37 @@ class MultiDeviceStore final : public ForceBackend {
 
   const KernelInfo& info_;
   std::vector<int> devices_;
-  std::unique_ptr<Comms> comms_;
+  std::shared_ptr<Comms> comms_;
   std::vector<std::unique_ptr<DeviceStore<T>>> parts_;
   double last_ms_ = 0;
   StepWork work_;
-  std::vector<Event> ex_start_, ex_stop_;  // the first GPU's exchanges of the last step() call
-  std::size_t exchanges_ = 0;
 };
+
+// One rank of a run of several processes: the store on this process's GPU (rank modulo the
+// devices it sees) around the wrapped kernel, after the rendezvous with the other ranks.
+template <typename T>
+std::unique_ptr<ForceBackend> make_rank_store(const KernelInfo& row, const SimParams& p) {
+  const ProcessGroup& g = p.process;
+  Rendezvous rv(g.id, g.rank, g.world);
+  const int have = cuda_devices();
+  if (have < 1) fail("--rank ", g.rank, ": no CUDA device");
+  NBODY_CUDA_CHECK(cudaSetDevice(g.rank % have));
+  const std::string token = rv.share([] {
+    ncclUniqueId id;
+    NBODY_NCCL_CHECK(ncclGetUniqueId(&id));
+    return std::string(id.internal, sizeof id.internal);
+  });
+  ncclUniqueId id{};
+  if (token.size() != sizeof id.internal)
+    fail("--nccl-id ", g.id, ": the id has ", token.size(), " bytes, NCCL's has ",
+         sizeof id.internal);
+  std::memcpy(id.internal, token.data(), sizeof id.internal);
+  auto comms = std::make_shared<Comms>(id, g.world, g.rank);
+  rv.finish();  // every rank joined: the id file is no longer needed
+  std::unique_ptr<DeviceStore<T>> store = make_store<T>(row, p);
+  wrap_for_ranks(*store, comms, 0, g.rank, g.world, true);
+  return store;
+}
 
 }  // namespace
 }  // namespace cuda
@@ -313,6 +540,11 @@ std::unique_ptr<ForceBackend> make_multi_gpu_backend(const KernelInfo& row, cons
   if (p.precision == Precision::Double)
     return std::make_unique<cuda::MultiDeviceStore<double>>(row, p, gpus);
   return std::make_unique<cuda::MultiDeviceStore<float>>(row, p, gpus);
+}
+
+std::unique_ptr<ForceBackend> make_rank_backend(const KernelInfo& row, const SimParams& p) {
+  if (p.precision == Precision::Double) return cuda::make_rank_store<double>(row, p);
+  return cuda::make_rank_store<float>(row, p);
 }
 
 }  // namespace nbody

@@ -318,10 +318,19 @@ std::unique_ptr<ForceBackend> make_backend(const SimParams& p) {
   validate(p);
   validate_kernel_params(p);
   const KernelInfo& k = find_kernel(p.kernel);
+  if (p.process.world > 1) {
+    if (!k.gpu)
+      fail("--world ", p.process.world, ": a run of several processes needs a GPU kernel, not '",
+           k.name, "'");
+    if (p.gpus != 1)
+      fail("--gpus ", p.gpus, ": each rank of a run of several processes has one GPU");
+  }
   if (k.gpu && !cuda_available())
     fail("kernel '", k.name, "' needs a CUDA device: ", cuda_device_summary());
 #ifdef NBODY_HAVE_CUDA
-  // several GPUs: one slice of the bodies per GPU (sim/cuda/multi_gpu.cu)
+  // one rank of several processes, or several GPUs of this one: one slice of the targets per
+  // GPU (sim/cuda/multi_gpu.cu)
+  if (k.gpu && p.process.world > 1) return make_rank_backend(k, p);
   if (k.gpu) {
     const int gpus = resolve_gpus(p.gpus);
     if (gpus > 1) return make_multi_gpu_backend(k, p, gpus);

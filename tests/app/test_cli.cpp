@@ -170,6 +170,25 @@ TEST_F(Cli, PhysicsEdgeCasesFail) {
   EXPECT_NE(r.out.find("NaN/Inf"), std::string::npos) << r.out;
 }
 
+// a rank of several processes: what it needs is named before anything runs (the runs
+// themselves are in tests/sim/cuda/test_multigpu.cpp, on two GPUs)
+TEST_F(Cli, SeveralProcessesOptionsAreChecked) {
+  const std::string base = "simulate --scene plummer -n 100 --steps 1 ";
+  Result r = run(base + "--world 2 --kernel cpu-openmp");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("give --nccl-id"), std::string::npos) << r.out;
+  r = run(base + "--rank 1 --kernel cpu-openmp");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--world >= 2"), std::string::npos) << r.out;
+  r = run(base + "--world 2 --rank 2 --nccl-id " + at("id") + " --kernel cpu-openmp");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--rank 2: must be in [0, 1]"), std::string::npos) << r.out;
+  r = run(base + "--world 2 --rank 1 --nccl-id " + at("id") + " --kernel cpu-openmp");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("needs a GPU kernel"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(at("id")));
+}
+
 // finding 10: a plain CSV was refused
 TEST_F(Cli, PlainCsvLoadsWithUnits) {
   write(at("plain.csv"), "x,y,z,vx,vy,vz,m\n1,0,0,0,0.5,0,1\n-1,0,0,0,-0.5,0,1\n");

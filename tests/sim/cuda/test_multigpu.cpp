@@ -4,11 +4,18 @@
 // slice and agrees within float tolerance); Barnes-Hut builds the same tree on every GPU and
 // traverses the same groups, so it agrees bitwise too, and counts the same work. Slices of equal
 // length take the all-gather path, unequal ones (N not a multiple of the GPU count, or the tree
-// kernel's work balance) the broadcast path. Skips with the reason on fewer than two devices.
+// kernel's work balance) the broadcast path. The ranks of several processes (--rank, --world,
+// --nccl-id) run the same code: as threads here and as two real processes of the CLI, they
+// agree bitwise with one process. Skips with the reason on fewer than two devices.
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -208,6 +215,158 @@ TEST(MultiGpu, SimulationSwitchesGpusLive) {
     EXPECT_EQ(mixed.backend().gpus(), q.gpus);
   }
   expect_same_bodies(one.bodies(), mixed.bodies(), "switching GPUs");
+}
+
+TEST(MultiGpu, RigidHalosAndPostNewtonianAsOnOneGpu) {
+  NBODY_REQUIRE_GPUS(2);
+  // the store integrates every body on every GPU, so the halos' field and the 1PN term run
+  // there as on one GPU
+  SceneParams sp;
+  sp.n = 6000;
+  sp.seed = 3;
+  sp.values["halo"] = 1;
+  const Scene collision = make_scene("galaxy-collision", sp);
+  ASSERT_FALSE(collision.bodies.halos.empty());
+  SimParams p1 = params_of("barnes-hut", Precision::Float, 1);
+  p1.G = collision.units.G;
+  p1.softening = collision.softening;
+  p1.dt = collision.dt;
+  SimParams p2 = p1;
+  p2.gpus = 2;
+  expect_same_bodies(advanced(p1, collision.bodies, 2, 3), advanced(p2, collision.bodies, 2, 3),
+                     "rigid halos");
+  SimParams q1 = params_of("tiled", Precision::Double, 1);
+  q1.post_newtonian = true;
+  q1.speed_of_light = 30.0;
+  SimParams q2 = q1;
+  q2.gpus = 2;
+  const Bodies b = random_bodies(3001, 19);
+  expect_same_bodies(advanced(q1, b, 2, 3), advanced(q2, b, 2, 3), "1PN");
+}
+
+// the ranks of a run of two processes as two threads: rank r's bodies after `calls` x 4 steps
+std::vector<Bodies> ranks_advanced(const std::vector<SimParams>& ranks, const Bodies& b, int calls,
+                                   std::vector<std::string>& errors) {
+  std::vector<Bodies> out(ranks.size());
+  errors.assign(ranks.size(), "");
+  std::vector<std::thread> threads;
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    threads.emplace_back([&, r] {
+      try {
+        auto be = make_backend(ranks[r]);
+        be->set_bodies(b);
+        for (int c = 0; c < calls; ++c)
+          be->step(ranks[r], 4);
+        be->get_bodies(out[r]);
+      } catch (const Error& e) {
+        errors[r] = e.what();
+      }
+    });
+  for (std::thread& t : threads)
+    t.join();
+  return out;
+}
+
+std::string id_file(const std::string& name) {
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      (name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+       std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+TEST(MultiGpu, RanksOfTwoProcessesAsOneProcess) {
+  NBODY_REQUIRE_GPUS(2);
+  SceneParams sp;
+  sp.n = 40000;
+  sp.seed = 9;
+  const Bodies b = make_scene("plummer", sp).bodies;
+  for (const char* k : {"tiled", "barnes-hut"}) {
+    const SimParams two = params_of(k, Precision::Float, 2);
+    std::vector<SimParams> ranks(2, params_of(k, Precision::Float, 1));
+    const std::string id = id_file("nbody_ranks");
+    for (int r = 0; r < 2; ++r)
+      ranks[r].process = {r, 2, id};
+    std::vector<std::string> errors;
+    const std::vector<Bodies> got = ranks_advanced(ranks, b, 2, errors);
+    ASSERT_EQ(errors[0], "") << k;
+    ASSERT_EQ(errors[1], "") << k;
+    EXPECT_FALSE(std::filesystem::exists(id)) << "rank 0 leaves no id file behind";
+    Bodies one_process;
+    {
+      auto be = make_backend(two);
+      be->set_bodies(b);
+      for (int c = 0; c < 2; ++c)
+        be->step(two, 4);
+      be->get_bodies(one_process);
+    }
+    expect_same_bodies(got[0], one_process, std::string(k) + ": rank 0");
+    expect_same_bodies(got[1], one_process, std::string(k) + ": rank 1");
+  }
+}
+
+TEST(MultiGpu, RanksThatDisagreeAreRefused) {
+  NBODY_REQUIRE_GPUS(2);
+  const Bodies b = random_bodies(5000, 23);
+  std::vector<SimParams> ranks(2, params_of("tiled", Precision::Float, 1));
+  ranks[0].process = {0, 2, id_file("nbody_disagree")};
+  ranks[1].process = {1, 2, ranks[0].process.id};
+  ranks[1].dt = 2e-3;
+  std::vector<std::string> errors;
+  ranks_advanced(ranks, b, 1, errors);
+  EXPECT_NE(errors[0].find("rank 1 steps with other parameters"), std::string::npos) << errors[0];
+  // other bodies on rank 1: refused when they are set
+  Bodies other = b;
+  other.x[17] += 1e-9;
+  std::vector<std::string> e2(2);
+  std::vector<std::thread> threads;
+  ranks[1].dt = ranks[0].dt;
+  ranks[0].process.id = ranks[1].process.id = id_file("nbody_disagree_bodies");
+  for (int r = 0; r < 2; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        auto be = make_backend(ranks[r]);
+        be->set_bodies(r == 0 ? b : other);
+      } catch (const Error& e) {
+        e2[r] = e.what();
+      }
+    });
+  for (std::thread& t : threads)
+    t.join();
+  EXPECT_NE(e2[0].find("rank 1 holds other bodies"), std::string::npos) << e2[0];
+}
+
+// the CSV's body lines (its '#' header records the GPUs and the kernel, which differ)
+std::string body_lines(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream os;
+  for (std::string line; std::getline(f, line);)
+    if (!line.empty() && line[0] != '#') os << line << "\n";
+  return os.str();
+}
+
+TEST(MultiGpu, TwoProcessesOfTheCliBitwiseAsOneProcess) {
+  NBODY_REQUIRE_GPUS(2);
+  // NBODY_BINARY: where the binary is on a machine that runs tests built elsewhere
+  const char* moved = std::getenv("NBODY_BINARY");
+  const std::string bin = moved ? moved : std::string(NBODY_BINARY_DIR) + "/bin/nbody";
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  const std::string run =
+      bin +
+      " simulate --scene plummer -n 30000 --seed 4 --kernel barnes-hut --steps 20 "
+      "--no-diagnostics ";
+  const std::string one = dir + "/nbody_one_process.csv", two = dir + "/nbody_two_ranks.csv";
+  const std::string id = id_file("nbody_cli_ranks");
+  ASSERT_EQ(std::system((run + "--gpus 2 -o " + one + " > /dev/null").c_str()), 0);
+  // rank 1 in the background, rank 0 here; both must succeed
+  const std::string ranks = run + "--world 2 --rank 1 --nccl-id " + id + " -o " + two +
+                            " > /dev/null & p=$!; " + run + "--world 2 --rank 0 --nccl-id " + id +
+                            " -o " + two + " > /dev/null; r=$?; wait $p && [ $r -eq 0 ]";
+  ASSERT_EQ(std::system(ranks.c_str()), 0);
+  const std::string a = body_lines(one), c = body_lines(two);
+  EXPECT_GT(a.size(), 30000u);
+  EXPECT_TRUE(a == c) << "the two ranks' state differs from one process's";
 }
 
 TEST(MultiGpu, RefusesMoreGpusThanTheMachineHas) {
