@@ -46,7 +46,8 @@ struct Tunable {
 
 /// The tunables of every Barnes-Hut kernel (CPU and GPU share one definition and one default
 /// of each: theta, leaf size, group size, quadrupole). `min_group`..`max_group` in steps of
-/// `group_step` is the group sizes the kernel can run (the GPU walks with whole warps).
+/// `group_step` is the group sizes the kernel can run (the GPU walks with whole warps); group
+/// size 0 (the default) lets the kernel choose (group_size_for()).
 std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step);
 
 /// Row helpers: an integer, a real or a choice tunable.
@@ -102,11 +103,16 @@ struct KernelInfo {
 struct BhConfig {
   double theta = 0.55;
   int leaf_size = 16;
-  int group_size = 64;
+  int group_size = 0;  ///< 0: the kernel's choice (group_size_for())
   bool quadrupole = true;
   int block_size = 0;  ///< GPU: CUDA threads per block of the traversal (0 on the CPU)
 };
 BhConfig bh_config(const KernelInfo& row, const SimParams& p);
+/// The group size a Barnes-Hut kernel walks with for `n` bodies: `c.group_size`, or when it is 0
+/// (auto) on the GPU 32 below 2,097,152 bodies and 64 from there (32 is 5-21 % faster on uniform
+/// and galaxy-collision bodies up to 1M and avoids a 3x tail on a 262,144-body Plummer sphere;
+/// 64 is 3-4 % faster on clustered bodies at 8.4M: docs/PERFORMANCE.md), on the CPU 64.
+int group_size_for(const BhConfig& c, std::size_t n, bool gpu);
 
 /// A typed view of a kernel's tunables that parses p.tunables again only when they change
 /// (not at every force call): `get(row, p)` returns `parse(row, p)`'s value for the last

@@ -226,19 +226,20 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
     DeviceStore<T>& st = this->store();
     const BhConfig& cfg = config_.get(this->row(), p);
+    const int group = group_size_for(cfg, st.size(), true);
     const cudaStream_t s = st.context().stream;
     if (pending_ == evs_.size()) evs_.emplace_back();
     auto& ev = evs_[pending_++];
     ev[0].record(s);
     sort_bodies();
     ev[1].record(s);
-    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(cfg.group_size), cfg.theta);
+    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta);
     ev[2].record(s);
     // several GPUs: this one's range of groups (every GPU built the same tree)
     u32 g0 = 0, g1 = 0;
     const bool sliced = st.parts() > 1;
     if (sliced) slice_groups(g0, g1);
-    traverse(G, eps2, cfg.group_size, cfg.quadrupole, cfg.block_size, g0, g1, sliced);
+    traverse(G, eps2, group, cfg.quadrupole, cfg.block_size, g0, g1, sliced);
     if (sliced) count_costs(g0, g1);
     ev[3].record(s);
     work.interactions = 0;  // counted on the device, added by collect()
@@ -610,7 +611,7 @@ KernelInfo barnes_hut_row() {
   k.flops_per_interaction_double = 30;
   k.tree = true;
   // the group walks as whole warps: 32 or 64 bodies
-  k.tunables = bh_tunables(32, 64, 32);
+  k.tunables = bh_tunables(0, 64, 32);
   k.tunables.push_back(int_tunable("block_size", "block size", 32, 512, 32, 128,
                                    "CUDA threads per block of the traversal (one warp per group)"));
   k.create = [](const KernelInfo& row, const SimParams& p) -> std::unique_ptr<ForceBackend> {

@@ -216,7 +216,7 @@ std::vector<KernelInfo> build_table() {
     k.flops_per_interaction = 20;
     k.flops_per_interaction_double = 30;
     k.tree = true;
-    k.tunables = bh_tunables(1, 256, 1);
+    k.tunables = bh_tunables(0, 256, 1);
     k.tunables.push_back(threads_tunable());
     k.create = [](const KernelInfo& row, const SimParams& p) {
       return make_cpu_barnes_hut(row, p);
@@ -261,8 +261,10 @@ std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step) {
                        "less accurate)"),
           int_tunable("leaf_size", "leaf size", 1, 64, 1, 16,
                       "most bodies in a tree leaf (cells with more split into octants)"),
-          int_tunable("group_size", "group size", min_group, max_group, group_step, 64,
-                      "at most this many consecutive sorted bodies share one tree walk"),
+          int_tunable("group_size", "group size", min_group, max_group, group_step, 0,
+                      "at most this many consecutive sorted bodies share one tree walk (0 = "
+                      "auto: on the GPU 32 below 2,097,152 bodies and 64 from there, on the CPU "
+                      "64)"),
           choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
                          "cells act with their quadrupole moments too (more accurate at the same "
                          "theta)")};
@@ -276,6 +278,12 @@ BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
   c.quadrupole = row.int_value(p, "quadrupole") != 0;
   c.block_size = row.find_tunable("block_size") ? row.int_value(p, "block_size") : 0;
   return c;
+}
+
+int group_size_for(const BhConfig& c, std::size_t n, bool gpu) {
+  if (c.group_size > 0) return c.group_size;
+  if (!gpu) return 64;
+  return n < (std::size_t{1} << 21) ? 32 : 64;
 }
 
 const std::vector<KernelInfo>& kernel_table() {

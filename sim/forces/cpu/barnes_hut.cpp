@@ -39,7 +39,7 @@ class CpuBarnesHut final : public HostForceKernel<T> {
     const BhConfig& cfg = config_.get(row_, p);
     const double theta = cfg.theta;
     const int leaf_size = cfg.leaf_size;
-    const int group_size = cfg.group_size;
+    const int group_size = group_size_for(cfg, s.size(), false);
     const bool quadrupole = cfg.quadrupole;
     const std::size_t n = s.size();
 
