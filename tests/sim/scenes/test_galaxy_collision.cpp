@@ -10,6 +10,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "sim/core/backend.hpp"
@@ -57,8 +59,8 @@ struct Passage {
 
 // runs `s` on cpu-barnes-hut (float, as the command line) to 40 Myr after the first minimum of
 // the separation of its galaxies' bulge centres (sampled every 10 steps)
-Passage run_through_passage(const Scene& s) {
-  SimParams p = testing::params("cpu-barnes-hut", s.dt, s.softening, s.units.G, Precision::Float);
+Passage run_through_passage(const Scene& s, const char* kernel = "cpu-barnes-hut") {
+  SimParams p = testing::params(kernel, s.dt, s.softening, s.units.G, Precision::Float);
   auto backend = make_backend(p);
   backend->set_bodies(s.bodies);
   const double myr = units::parse_duration("1Myr", s.units, "test");
@@ -84,9 +86,9 @@ Passage run_through_passage(const Scene& s) {
 }
 
 // the viewer's home camera (render/camera.hpp): distance, yaw and pitch of the scene (its own
-// 0.6 and 0.5 rad where the scene sets none), a 45 deg vertical field, here in a 4:3 window
-// (`nbody render --width 800 --height 600`). Returns the fraction of the frame's half-size at
-// which p is seen: < 1 inside the frame
+// 0.6 and 0.5 rad where the scene sets none), a 45 deg vertical field, in a 16:9 window (the
+// window's 1600 x 900, `nbody render`'s 1280 x 720). Returns the fraction of the frame's half-size
+// at which p is seen: < 1 inside the frame
 double in_frame(const Scene& s, const V3& p) {
   const double yaw = std::isfinite(s.camera_yaw) ? s.camera_yaw : 0.6;
   const double pitch = std::isfinite(s.camera_pitch) ? s.camera_pitch : 0.5;
@@ -103,7 +105,7 @@ double in_frame(const Scene& s, const V3& p) {
   const V3 d = {p[0] - eye[0], p[1] - eye[1], p[2] - eye[2]};
   const double depth = d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
   const double t = std::tan(22.5 * kPi / 180);
-  const double x = (d[0] * r[0] + d[1] * r[1] + d[2] * r[2]) / (depth * t * 4.0 / 3.0);
+  const double x = (d[0] * r[0] + d[1] * r[1] + d[2] * r[2]) / (depth * t * 16.0 / 9.0);
   const double y = (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) / (depth * t);
   return depth > 0 ? std::max(std::fabs(x), std::fabs(y)) : 1e300;
 }
@@ -117,7 +119,7 @@ TEST(GalaxyCollision, CameraFramesTheFirstPassage) {
   for (int g = 0; g < 2; ++g) {
     const double at0 = in_frame(s, bulge_centre(s.bodies, s.groups[static_cast<std::size_t>(g)]));
     std::printf("galaxy %d's centre at the start: %.2f of the half-frame\n", g + 1, at0);
-    EXPECT_LT(at0, 0.95) << "galaxy " << g + 1 << " out of the frame at the start";
+    EXPECT_LT(at0, 0.8) << "galaxy " << g + 1 << " out of the frame at the start";
   }
   const Passage ps = run_through_passage(s);
   std::vector<double> disk;
@@ -136,10 +138,11 @@ TEST(GalaxyCollision, CameraFramesTheFirstPassage) {
   EXPECT_LT(c1, 0.8);
   EXPECT_LT(c2, 0.8);
   EXPECT_LT(p90, 1.0);  // 90 % of the disk stars (the tails' ends may leave)
-  // not a small patch: 90 % of the disk stars reach out to half the half-frame (both centres
-  // inside a 4:3 frame at the start, 60 kpc apart, set the distance); the former camera, 96 kpc
-  // from the viewer's own direction (nearly along the line of centres), left them within 0.20
-  EXPECT_GT(p90, 0.33);
+  // not a small patch: 90 % of the disk stars reach out to about half the half-frame (both
+  // centres well inside the frame at the start, 60 kpc apart, set the distance); the former
+  // camera, 96 kpc from the viewer's own direction (nearly along the line of centres), left them
+  // within 0.19
+  EXPECT_GT(p90, 0.38);
 }
 
 // disk stars in the bridge region: between the two centres c1 and c2 (projected on the line
@@ -170,25 +173,60 @@ std::array<int, 2> bridge_stars(const Bodies& b, const std::vector<BodyGroup>& g
 // 337, 316, 304 undisturbed (excess 164-322), galaxy 2 (60 deg) adding 1-11 over its 4-5; the
 // prograde 15 and 30 deg disks 944, 958, 1073 against 501, 519, 514 (excess 443-559), galaxy 2
 // adding 172-274 (TT72: a disk inclined by more than ~45 deg to the orbit throws little)
+struct Bridge {
+  std::array<int, 2> now{}, null{};  // bridge stars of galaxy 1 and 2, and their null model's
+  int excess() const { return now[0] + now[1] - null[0] - null[1]; }
+};
+
+// runs the collision of `sp` through its first passage on `kernel` and counts its bridge
+Bridge measure_bridge(const SceneParams& sp, const char* kernel = "cpu-barnes-hut") {
+  const Scene s = make_scene("galaxy-collision", sp);
+  const Passage ps = run_through_passage(s, kernel);
+  const V3 a1 = bulge_centre(s.bodies, s.groups[0]), a2 = bulge_centre(s.bodies, s.groups[1]);
+  const V3 c1 = bulge_centre(ps.at, s.groups[0]), c2 = bulge_centre(ps.at, s.groups[1]);
+  Bridge r;
+  r.now = bridge_stars(ps.at, s.groups, c1, c2, {V3{0, 0, 0}, V3{0, 0, 0}});
+  r.null = bridge_stars(s.bodies, s.groups, c1, c2,
+                        {V3{c1[0] - a1[0], c1[1] - a1[1], c1[2] - a1[2]},
+                         V3{c2[0] - a2[0], c2[1] - a2[1], c2[2] - a2[2]}});
+  std::printf(
+      "%s, N = %zu, %s: pericentre %.1f kpc at %.0f Myr; 40 Myr later (separation %.1f kpc) "
+      "the bridge region holds %d disk stars (%d + %d), the undisturbed disks %d (%d + %d)\n",
+      kernel, s.bodies.size(), s.description.c_str(), ps.r_peri, ps.t_peri, dist(c1, c2),
+      r.now[0] + r.now[1], r.now[0], r.now[1], r.null[0] + r.null[1], r.null[0], r.null[1]);
+  return r;
+}
+
 TEST(GalaxyCollision, FirstPassageThrowsABridge) {
   SceneParams sp;
   sp.values["halo"] = 1;
-  const Scene s = make_scene("galaxy-collision", sp);
-  const Passage ps = run_through_passage(s);
-  const V3 a1 = bulge_centre(s.bodies, s.groups[0]), a2 = bulge_centre(s.bodies, s.groups[1]);
-  const V3 c1 = bulge_centre(ps.at, s.groups[0]), c2 = bulge_centre(ps.at, s.groups[1]);
-  const std::array<int, 2> now = bridge_stars(ps.at, s.groups, c1, c2, {V3{0, 0, 0}, V3{0, 0, 0}});
-  const std::array<int, 2> null = bridge_stars(s.bodies, s.groups, c1, c2,
-                                               {V3{c1[0] - a1[0], c1[1] - a1[1], c1[2] - a1[2]},
-                                                V3{c2[0] - a2[0], c2[1] - a2[1], c2[2] - a2[2]}});
-  const int n = now[0] + now[1], n0 = null[0] + null[1];
-  std::printf(
-      "N = %zu, pericentre %.1f kpc at %.0f Myr; 40 Myr later (separation %.1f kpc) the bridge "
-      "region holds %d disk stars (%d + %d), the undisturbed disks %d (%d + %d)\n",
-      s.bodies.size(), ps.r_peri, ps.t_peri, dist(c1, c2), n, now[0], now[1], n0, null[0], null[1]);
-  EXPECT_GT(n - n0, 380);
-  EXPECT_GT(now[0] - null[0], 100) << "galaxy 1 adds little to the bridge";
-  EXPECT_GT(now[1] - null[1], 100) << "galaxy 2 adds little to the bridge";
+  const Bridge b = measure_bridge(sp);
+  EXPECT_GT(b.excess(), 380);
+  EXPECT_GT(b.now[0] - b.null[0], 100) << "galaxy 1 adds little to the bridge";
+  EXPECT_GT(b.now[1] - b.null[1], 100) << "galaxy 2 adds little to the bridge";
+}
+
+// The same measure on the GPU at the H200's N (1M, live halos), for a device run:
+// NBODY_BRIDGE_N (default 1048576), NBODY_BRIDGE_KERNEL (barnes-hut), NBODY_BRIDGE_HALO (0) and
+// NBODY_BRIDGE_TILT2 (the scene's default) pick the run; it prints its counts and expects the
+// same as above with the thresholds scaled by the share of disk stars (the rigid run's 16,384
+// bodies are all stars, a live galaxy's 16 %)
+TEST(GalaxyCollision, DISABLED_BridgeAtLargeN) {
+  auto env = [](const char* k, const char* def) {
+    const char* v = std::getenv(k);
+    return std::string(v && *v ? v : def);
+  };
+  SceneParams sp;
+  sp.n = static_cast<std::size_t>(std::stoull(env("NBODY_BRIDGE_N", "1048576")));
+  sp.values["halo"] = std::stod(env("NBODY_BRIDGE_HALO", "0"));
+  if (const std::string t = env("NBODY_BRIDGE_TILT2", ""); !t.empty())
+    sp.values["tilt2"] = std::stod(t);
+  const std::string kernel = env("NBODY_BRIDGE_KERNEL", "barnes-hut");
+  const Bridge b = measure_bridge(sp, kernel.c_str());
+  const double stars = static_cast<double>(sp.n) * (sp.values["halo"] > 0 ? 1.0 : 0.16) / 16384;
+  EXPECT_GT(b.excess(), 380 * stars);
+  EXPECT_GT(b.now[0] - b.null[0], 100 * stars) << "galaxy 1 adds little to the bridge";
+  EXPECT_GT(b.now[1] - b.null[1], 100 * stars) << "galaxy 2 adds little to the bridge";
 }
 
 }  // namespace
