@@ -118,9 +118,10 @@ std::function<double(double)> spherical_pull(const Bodies& b, std::size_t begin,
 
 /// A collision's default view as the viewer draws it: the camera at distance D in the direction
 /// (cos p cos y, cos p sin y, sin p) from `centre`, z up, a 45 deg vertical field of view, and the
-/// narrowest window it is framed for, 4:3 (`nbody render`'s 800 x 600; wider windows show more).
+/// window's shape, 16:9 (the window's 1600 x 900 and `nbody render`'s 1280 x 720; a narrower
+/// window shows less to the sides).
 struct CollisionFrame {
-  static constexpr double kFieldOfView = 45 * kDeg, kAspect = 4.0 / 3.0, kPitch = 55 * kDeg;
+  static constexpr double kFieldOfView = 45 * kDeg, kAspect = 16.0 / 9.0, kPitch = 55 * kDeg;
   Vec3 centre{};
   double yaw = 0, pitch = kPitch;
   /// the camera distance D at which `p` lies on the edge of the frame shrunk by `margin` (> 1)
@@ -131,8 +132,8 @@ struct CollisionFrame {
 /// `t_look` (just after the first pericentre): s.groups[0] and [1], each a centre in its own
 /// spherical field (spherical_pull) with ~600 of its disk stars, integrated ahead (look_ahead);
 /// the line of centres then lies across the screen, seen from CollisionFrame::kPitch above the
-/// orbital plane, at the distance that holds 90 % of the sampled stars and both centres at
-/// t_look and both centres at the start, with 15 % to spare.
+/// orbital plane, at the distance that holds 90 % of the sampled stars (15 % to spare) and
+/// both centres (50 % to spare) at t_look and both centres (50 % to spare) at the start.
 void frame_collision(Scene& s, double t_look);
 
 /// Centre-of-mass frame and a check that the result is valid (names the scene).

@@ -184,9 +184,9 @@ void frame_collision(Scene& s, double t_look) {
     then[c] = (cores[0].mass * start[0][c] + cores[1].mass * start[1][c]) / mt;
   }
   const double dx = cores[1].x[0] - cores[0].x[0], dy = cores[1].x[1] - cores[0].x[1];
-  // the distance: 90 % of the sampled stars and both centres (with 30 % to spare) at t_look,
-  // and both centres at the start (the scene starts in the centre-of-mass frame), each with a
-  // 15 % margin
+  // the distance: 90 % of the sampled stars (15 % to spare) and both centres (1.3 x 1.15: at
+  // most 2/3 of the way to the frame's edge) at t_look, and both centres at the start (as
+  // far in: most of each disk in view; the scene starts in the centre-of-mass frame)
   constexpr double kMargin = 1.15;
   auto distance = [&](CollisionFrame& f) {
     f.centre = now;
@@ -199,7 +199,7 @@ void frame_collision(Scene& s, double t_look) {
       d = std::max(d, f.need(c.x, 1.3 * kMargin));
     f.centre = then;
     for (const Vec3& p : start)
-      d = std::max(d, f.need(p, kMargin));
+      d = std::max(d, f.need(p, 1.3 * kMargin));
     return d;
   };
   CollisionFrame best;
