@@ -2,8 +2,9 @@
 # One run on the GPU machine for issues 11 and 24 (galaxies): the rigid-halo GPU tests, the
 # isolated disk galaxy for 1 Gyr with a live and a rigid halo at large N (docs/GALAXIES.md), the
 # default collision run and frames with both halos, and the Toomre presets each drawn at its
-# paper's time from its paper's direction (the scene's run length and default camera). Binaries
-# come prebuilt in build-dev/bin.
+# paper's time from its paper's direction (the scene's run length and default camera), and the
+# collision's bridge at 1M (test_galaxy_collision's DISABLED_BridgeAtLargeN). Binaries (nbody
+# and the tests named) come prebuilt in build-dev/bin.
 #   carry: [".gl", "build-dev"]; bash scripts/device_galaxies.sh
 set -u
 cd "$(dirname "$0")/.."
@@ -45,3 +46,13 @@ done
 echo "== live-halo collision: frames through the first passage (bridge), 1M bodies"
 timeout 200 "$B/nbody" render --scene galaxy-collision -n 1048576 --kernel barnes-hut \
   --frames 120 --png-every 10 --no-energy --out "$OUT/collision_bridge" 2>&1 | tail -2
+echo "== the bridge 40 Myr after the first pericentre, 1M, live halos (issue 24 item 3): the"
+echo "   default (galaxy 2 at 30 deg) and the former 60 deg, counted against undisturbed disks"
+for t in 30 60; do
+  NBODY_BRIDGE_TILT2=$t timeout 300 "$B/test_galaxy_collision" --gtest_also_run_disabled_tests \
+    --gtest_filter='*BridgeAtLargeN' 2>&1 | grep -E "N = |OK|FAILED|Failure" -A1 | head -8
+done
+echo "== the same at 211 Myr in the default view (960 x 540), 1M, live halos"
+timeout 200 "$B/nbody" render --scene galaxy-collision -n 1048576 --kernel barnes-hut \
+  --steps-per-frame 1 --frames 432 --png-every 0 --no-energy --width 960 --height 540 \
+  --out "$OUT/collision_211myr" 2>&1 | tail -2

@@ -25,7 +25,8 @@ struct Scene {
   double softening = 0.0;       ///< default ε in units.length
   double camera_distance = 10;  ///< default camera distance in units.length
   /// Default viewing direction (radians: the camera at (cos p cos y, cos p sin y, sin p) from the
-  /// centre, z up); NaN: the viewer's own. The Toomre presets look from the papers' direction.
+  /// centre, z up); NaN: the viewer's own. The Toomre presets look from the papers' direction,
+  /// the galaxy collision across its line of centres after the first passage.
   double camera_yaw = std::numeric_limits<double>::quiet_NaN();
   double camera_pitch = std::numeric_limits<double>::quiet_NaN();
   bool trails = false;  ///< small scenes draw trails

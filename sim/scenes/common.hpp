@@ -5,6 +5,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -92,6 +94,47 @@ double time_to_pericentre(double mu, double rp, double e, double r);
 /// approach in about 5 s and the tails in at least 6 s.
 void set_collision_timing(Scene& s, double t_peri, const std::string& peri_from, double t_tails,
                           const std::string& tails_from);
+
+/// One galaxy's centre for the look-ahead framing (sim/scenes/framing.cpp): position, velocity,
+/// mass, and the pull of its spherical mass at radius r (acceleration magnitude, G included).
+struct LookAheadCore {
+  Vec3 x{}, v{};
+  double mass = 0;
+  std::function<double(double)> pull;
+};
+
+/// Integrates two centres and test stars (positions `x`, velocities `v`, in place) for time
+/// `t_end` by leapfrog with steps of about `dt`: the centres on their relative orbit in each
+/// other's field (cores[0].pull + cores[1].pull at their distance, momentum conserved), the stars
+/// in both centres' fields. Point masses give the Toomre scene's exact orbit; the galaxies'
+/// extended halos overlap at first passage, where this orbit is an approximation.
+void look_ahead(std::array<LookAheadCore, 2>& cores, std::vector<Vec3>& x, std::vector<Vec3>& v,
+                double dt, double t_end);
+
+/// The pull G M(<r) / r^2 of the bodies [begin, end) of `b` about `centre` (their gravity
+/// Plummer-softened over `eps`, as the kernels apply it) and of the rigid halos anchored there.
+std::function<double(double)> spherical_pull(const Bodies& b, std::size_t begin, std::size_t end,
+                                             const Vec3& centre, double G, double eps);
+
+/// A collision's default view as the viewer draws it: the camera at distance D in the direction
+/// (cos p cos y, cos p sin y, sin p) from `centre`, z up, a 45 deg vertical field of view, and the
+/// window's shape, 16:9 (the window's 1600 x 900 and `nbody render`'s 1280 x 720; a narrower
+/// window shows less to the sides).
+struct CollisionFrame {
+  static constexpr double kFieldOfView = 45 * kDeg, kAspect = 16.0 / 9.0, kPitch = 55 * kDeg;
+  Vec3 centre{};
+  double yaw = 0, pitch = kPitch;
+  /// the camera distance D at which `p` lies on the edge of the frame shrunk by `margin` (> 1)
+  double need(const Vec3& p, double margin) const;
+};
+
+/// The galaxy collision's default camera (distance, yaw, pitch of `s`) from its geometry at
+/// `t_look` (just after the first pericentre): s.groups[0] and [1], each a centre in its own
+/// spherical field (spherical_pull) with ~600 of its disk stars, integrated ahead (look_ahead);
+/// the line of centres then lies across the screen, seen from CollisionFrame::kPitch above the
+/// orbital plane, at the distance that holds 90 % of the sampled stars (15 % to spare) and
+/// both centres (50 % to spare) at t_look and both centres (50 % to spare) at the start.
+void frame_collision(Scene& s, double t_look);
 
 /// Centre-of-mass frame and a check that the result is valid (names the scene).
 void finish(Scene& s);

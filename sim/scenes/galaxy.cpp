@@ -653,9 +653,11 @@ Scene make_galaxy_collision(const Params& p) {
     << " bodies: " << galaxy_collision_particles(p).summary();
   s.description = d.str();
   s.dt = 5e-4;
-  s.camera_distance = 1.6 * sep;
   s.trails = false;
   finish(s);
+  // the default view frames the first passage (both disks 40 Myr after the pericentre, the
+  // bridge grown) and holds both centres at the start (sim/scenes/framing.cpp)
+  frame_collision(s, t_peri + units::parse_duration("40Myr", s.units, "framing time"));
   return s;
 }
 

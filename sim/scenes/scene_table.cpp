@@ -138,7 +138,7 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
        {{"tilt1", "tilt 1 (deg)", "inclination of galaxy 1's disk to the orbital plane", -180, 180,
          15},
         {"tilt2", "tilt 2 (deg)", "inclination of galaxy 2's disk to the orbital plane", -180, 180,
-         60},
+         30},
         {"pericentre", "pericentre (kpc)", "closest approach of the point-mass orbit", 1, 60, 8},
         {"mass_ratio", "mass ratio", "mass of galaxy 2 / mass of galaxy 1", 0.1, 1, 1},
         {"separation", "separation (kpc)",

@@ -210,73 +210,60 @@ void drop_state(double mu, double eps, double v_inf, double b, double r0, Vec3& 
 // seen in the viewer's 45 deg field with a 15 % margin
 double framing_distance(const Bodies& b, double G, double eps, double dt, double t_end, double yaw,
                         double pitch, double quantile) {
-  std::vector<std::size_t> idx;
+  std::vector<std::size_t> heavy, idx;
   const std::size_t stride = std::max<std::size_t>(1, b.size() / 600);
-  std::vector<std::size_t> heavy;
   for (std::size_t i = 0; i < b.size(); ++i) {
     if (b.m[i] > 0)
       heavy.push_back(i);
     else if (i % stride == 0)
       idx.push_back(i);
   }
-  idx.insert(idx.begin(), heavy.begin(), heavy.end());
-  const std::size_t n = idx.size(), nh = heavy.size();
-  std::vector<Vec3> x(n), v(n), a(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    x[k] = {b.x[idx[k]], b.y[idx[k]], b.z[idx[k]]};
-    v[k] = {b.vx[idx[k]], b.vy[idx[k]], b.vz[idx[k]]};
+  if (heavy.size() != 2) fail("scene 'toomre': framing needs two cores (has ", heavy.size(), ")");
+  // the two cores, Plummer-softened point masses, and the sampled stars (sim/scenes/framing.cpp)
+  std::array<LookAheadCore, 2> cores;
+  for (int j = 0; j < 2; ++j) {
+    const std::size_t i = heavy[static_cast<std::size_t>(j)];
+    const double m = b.m[i];
+    cores[static_cast<std::size_t>(j)] = {
+        {b.x[i], b.y[i], b.z[i]}, {b.vx[i], b.vy[i], b.vz[i]}, m, [G, m, eps](double r) {
+          return G * m * r / std::pow(r * r + eps * eps, 1.5);
+        }};
   }
-  auto accel = [&] {
-    for (std::size_t k = 0; k < n; ++k) {
-      a[k] = {0, 0, 0};
-      for (std::size_t h = 0; h < nh; ++h) {
-        if (h == k) continue;
-        const double d[3] = {x[h][0] - x[k][0], x[h][1] - x[k][1], x[h][2] - x[k][2]};
-        const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps * eps;
-        const double f = G * b.m[idx[h]] / (r2 * std::sqrt(r2));
-        for (int c = 0; c < 3; ++c)
-          a[k][c] += f * d[c];
-      }
-    }
-  };
-  const long steps = std::max(1L, std::lround(t_end / dt));
-  const double h = t_end / static_cast<double>(steps);
-  accel();
-  for (long s = 0; s < steps; ++s) {
-    for (std::size_t k = 0; k < n; ++k)
-      for (int c = 0; c < 3; ++c) {
-        v[k][c] += 0.5 * h * a[k][c];
-        x[k][c] += h * v[k][c];
-      }
-    accel();
-    for (std::size_t k = 0; k < n; ++k)
-      for (int c = 0; c < 3; ++c)
-        v[k][c] += 0.5 * h * a[k][c];
+  std::vector<Vec3> xs(idx.size()), vs(idx.size());
+  for (std::size_t k = 0; k < idx.size(); ++k) {
+    xs[k] = {b.x[idx[k]], b.y[idx[k]], b.z[idx[k]]};
+    vs[k] = {b.vx[idx[k]], b.vy[idx[k]], b.vz[idx[k]]};
   }
+  look_ahead(cores, xs, vs, dt, t_end);
+  const std::size_t nh = 2;
+  std::vector<Vec3> x = {cores[0].x, cores[1].x};
+  x.insert(x.end(), xs.begin(), xs.end());
+  const std::size_t n = x.size();
+  const std::vector<std::size_t>& core_index = heavy;
   // centre of mass of the cores (the scene's frame: the stars are massless)
   Vec3 com = {0, 0, 0};
   double mt = 0;
   for (std::size_t k = 0; k < nh; ++k) {
     for (int c = 0; c < 3; ++c)
-      com[c] += b.m[idx[k]] * x[k][c];
-    mt += b.m[idx[k]];
+      com[c] += b.m[core_index[k]] * x[k][c];
+    mt += b.m[core_index[k]];
   }
   for (int c = 0; c < 3; ++c)
     com[c] /= mt;
   const Vec3 dir = {std::cos(pitch) * std::cos(yaw), std::cos(pitch) * std::sin(yaw),
                     std::sin(pitch)};
   std::vector<double> perp(n);
-  double cores = 0;
+  double core_perp = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const Vec3 d = {x[k][0] - com[0], x[k][1] - com[1], x[k][2] - com[2]};
     const double along = d[0] * dir[0] + d[1] * dir[1] + d[2] * dir[2];
     perp[k] = std::sqrt(std::max(0.0, d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - along * along));
-    if (k < nh) cores = std::max(cores, perp[k]);
+    if (k < nh) core_perp = std::max(core_perp, perp[k]);
   }
   std::sort(perp.begin(), perp.end());
   const double rq =
       perp[std::min(n - 1, static_cast<std::size_t>(quantile * static_cast<double>(n)))];
-  return 1.15 * std::max(rq, 1.3 * cores) / std::tan(0.5 * 45 * kDeg);
+  return 1.15 * std::max(rq, 1.3 * core_perp) / std::tan(0.5 * 45 * kDeg);
 }
 
 }  // namespace

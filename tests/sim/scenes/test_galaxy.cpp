@@ -381,11 +381,11 @@ TEST(GalaxyCollision, ParticleMassesAsCountedAndGroupsAsPlaced) {
       for (std::size_t i = s.groups[g].begin; i < s.groups[g].end; ++i)
         m[g] += s.bodies.m[i];
     EXPECT_NEAR(m[1] / m[0], q, 0.01 * q);
-    // each group holds one galaxy: its disk's spin is the one placed (tilts 15 and 60 degrees
+    // each group holds one galaxy: its disk's spin is the one placed (tilts 15 and 30 degrees
     // about x)
     const auto st = measure_structure(s.bodies, s.groups);
     EXPECT_NEAR(tilt_degrees(st[0].spin_axis, {0, 0, 1}), 15, 2);
-    EXPECT_NEAR(tilt_degrees(st[1].spin_axis, {0, 0, 1}), 60, 2);
+    EXPECT_NEAR(tilt_degrees(st[1].spin_axis, {0, 0, 1}), 30, 2);
   }
 }
 
@@ -407,7 +407,10 @@ TEST(GalaxyCollision, DefaultIsBoundAndSensible) {
   std::printf("galaxy-collision N=4000: E %.4g, 2K/|W| %.3f, eps %.3f kpc, dt %g\n", d.total,
               d.virial_ratio, s.softening, s.dt);
   EXPECT_LT(d.total, 0);
-  EXPECT_GT(s.camera_distance, 80);
+  // the view is set from the first passage (GalaxyCollision.CameraFramesTheFirstPassage in
+  // test_galaxy_collision.cpp checks what it shows)
+  EXPECT_GT(s.camera_distance, 30);
+  EXPECT_TRUE(std::isfinite(s.camera_yaw) && std::isfinite(s.camera_pitch));
   EXPECT_EQ(s.units.name, "galactic");
 }
 
