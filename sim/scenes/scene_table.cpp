@@ -160,7 +160,7 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
        "masses, e = 0.5, both disks i = 60, w = -30, drawn at t = 15 x 1e8 yr), 2 the Mice, "
        "NGC 4676 (fig. 22: equal masses, e = 0.6, i = 15 and 60, w = -90, t = 6.086), 3 M51 + "
        "NGC 5195 (fig. 21: mass 1/3, e = 0.8, i = -70 and -60, w = -15, t = 2.4), 4 a ring "
-       "galaxy (Lynds & Toomre 1976: a companion of 0.3 of the mass dropping through the disk "
+       "galaxy (Lynds & Toomre 1976: a companion of 0.7 of the mass dropping through the disk "
        "along its axis, hyperbolic, just off the centre, softened cores); each runs to the "
        "paper's time and looks from the paper's direction with both galaxies and the tails in "
        "view",

@@ -63,14 +63,18 @@ struct Preset {
 //   0.2-0.633 R_min), e = 0.8, i_4 = -70 deg, i_5 = -60 deg, w_4 = w_5 = -15 deg; drawn at
 //   t = 2.4 from (lambda_4, beta_4) = (65, -20) deg, nearly face-on to M51; started at 1.7 R_min
 //   (the caption gives no start).
-// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of 0.3 of
+// 4 a ring galaxy (Lynds & Toomre 1976, ApJ 209, 382: the Cartwheel): a companion of 0.7 of
 //   the mass drops through the disk along its axis (i = 90, w = 90) on a hyperbolic straight
 //   line, speed at infinity 1.2 sqrt(G m1 / R_min) (about the outer ring's circular speed),
-//   0.05 off the centre, with the cores softened over 0.1 (a cored potential; a point mass
-//   whips a radial orbit back the way it came instead of letting it pass through); a disk
-//   from 0.06 to 0.6 (no hole, so that a ring is a real feature), the companion 2 % of the
-//   stars in 0.08; drawn 1.5 x 1e8 yr after the crossing, 30 deg from face-on. The numbers are
-//   this program's (docs/GALAXIES.md), not LT76's.
+//   0.04 off the centre (the outer ring then lies off-centre with respect to the nucleus, as
+//   the Cartwheel's does; off-centre impacts displace the nucleus: Mapelli & Mayer 2012,
+//   arXiv:1111.0028), with the cores softened over 0.1 (a cored potential; a point mass whips
+//   a radial orbit back the way it came instead of letting it pass through); a disk from 0.06 to
+//   0.6 (no hole, so that a ring is a real feature), the companion 2 % of the stars in 0.08;
+//   drawn 1.25 x 1e8 yr after the crossing, when the first ring has swept up the disk's edge, 30
+//   deg from face-on, centred on the target's nucleus. A heavier companion makes the denser ring
+//   and the emptier interior (Wu & Jiang 2013, arXiv:1308.2024; Appleton & Struck-Marcell 1996,
+//   Fund. Cosmic Phys. 16, 111). The numbers are this program's (docs/GALAXIES.md), not LT76's.
 constexpr Preset kPresets[] = {
     {"Antennae, NGC 4038/9 (TT72 fig. 23)", 1, 0.5, 60, -30, 60, -30, 0.75, 0.75, 1, 15, 150, 0,
      false, 0, 0, 0, 0},
@@ -78,7 +82,7 @@ constexpr Preset kPresets[] = {
      0, 0, 0, 0},
     {"M51 + NGC 5195 (TT72 fig. 21)", 1.0 / 3.0, 0.8, -70, -15, -60, -15, 0.633, 0.7 * 0.633, 1,
      2.4, 65, -20, true, 1.7, 0, 0, 0},
-    {"ring galaxy (Lynds & Toomre 1976)", 0.3, 1.0, 90, 90, 90, 90, 0.6, 0.08, 0.05, 1.5, 0, 30,
+    {"ring galaxy (Lynds & Toomre 1976)", 0.7, 1.0, 90, 90, 90, 90, 0.6, 0.08, 0.04, 1.25, 0, 30,
      true, 1.5, 0.1, 0.1, 1.2},
 };
 constexpr int kPresetCount = static_cast<int>(sizeof(kPresets) / sizeof(kPresets[0]));
@@ -209,7 +213,7 @@ void drop_state(double mu, double eps, double v_inf, double b, double r0, Vec3& 
 // 0.995: the ring galaxy's whole disk) through the centre of mass (and the cores'),
 // seen in the viewer's 45 deg field with a 15 % margin
 double framing_distance(const Bodies& b, double G, double eps, double dt, double t_end, double yaw,
-                        double pitch, double quantile) {
+                        double pitch, double quantile, Vec3* core1_end = nullptr) {
   std::vector<std::size_t> heavy, idx;
   const std::size_t stride = std::max<std::size_t>(1, b.size() / 600);
   for (std::size_t i = 0; i < b.size(); ++i) {
@@ -250,6 +254,9 @@ double framing_distance(const Bodies& b, double G, double eps, double dt, double
   }
   for (int c = 0; c < 3; ++c)
     com[c] /= mt;
+  // centred on the first core (the ring galaxy's target) instead, where asked: the caller moves
+  // the bodies so that it is at the origin, where the camera looks, at t_end
+  if (core1_end) com = *core1_end = x[0];
   const Vec3 dir = {std::cos(pitch) * std::cos(yaw), std::cos(pitch) * std::sin(yaw),
                     std::sin(pitch)};
   std::vector<double> perp(n);
@@ -374,9 +381,19 @@ Scene make_toomre(const Params& p) {
   s.camera_distance = 1.5 * std::max({r0, sep_end + out1 + out2, 4 * out1});
   s.trails = false;
   finish(s);
-  if (ps)
+  if (ps) {
+    // the ring galaxy is drawn about its nucleus: the cores' centre of mass, where the camera
+    // looks, lies between the target and the receding companion at the drawing time; a
+    // translation of every body changes no motion
+    Vec3 c1 = {0, 0, 0};
     s.camera_distance = framing_distance(s.bodies, G, s.softening, s.dt, s.duration, s.camera_yaw,
-                                         s.camera_pitch, drop ? 0.995 : 0.93);
+                                         s.camera_pitch, drop ? 0.995 : 0.93, drop ? &c1 : nullptr);
+    for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+      s.bodies.x[i] -= c1[0];
+      s.bodies.y[i] -= c1[1];
+      s.bodies.z[i] -= c1[2];
+    }
+  }
   return s;
 }
 
