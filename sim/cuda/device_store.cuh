@@ -144,7 +144,6 @@ class DeviceStore final : public ForceBackend {
   }
   /// The kernel (for tools that read a kernel's own data, e.g. the Barnes-Hut tree).
   const DeviceForceKernel<T>& kernel() const { return *kernel_; }
-  DeviceForceKernel<T>& kernel() { return *kernel_; }
   V4* velocities() const { return vel_.get(); }
   /// compute_accelerations() in two halves: the device work (on several GPUs run on every rank
   /// at once), then the download of the accelerations into ax, ay, az (resized to N).

@@ -111,14 +111,19 @@ __global__ void store_value_kernel(ull* where, ull value) {
   *where = value;
 }
 
-// FNV-1a over what a step computes with: ranks of several processes must agree on all of it
-ull params_hash(const SimParams& p) {
+// FNV-1a, fed byte range by byte range
+struct Fnv1a {
   ull h = 1469598103934665603ull;
-  const auto mix = [&h](const void* data, std::size_t n) {
+  void operator()(const void* data, std::size_t n) {
     const auto* b = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < n; ++i)
       h = (h ^ b[i]) * 1099511628211ull;
-  };
+  }
+};
+
+// what a step computes with: ranks of several processes must agree on all of it
+ull params_hash(const SimParams& p) {
+  Fnv1a mix;
   const double values[] = {p.dt, p.G, p.softening, p.speed_of_light};
   mix(values, sizeof values);
   const int choices[] = {static_cast<int>(p.integrator), static_cast<int>(p.precision),
@@ -129,18 +134,15 @@ ull params_hash(const SimParams& p) {
     mix(key.data(), key.size());
     mix(&value, sizeof value);
   }
-  return h;
+  return mix.h;
 }
 
-// FNV-1a over the bodies as given (positions, velocities, masses)
+// the bodies as given (positions, velocities, masses)
 ull bodies_hash(const Bodies& b) {
-  ull h = 1469598103934665603ull;
-  for (const std::vector<double>* v : {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m}) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(v->data());
-    for (std::size_t i = 0; i < v->size() * sizeof(double); ++i)
-      h = (h ^ bytes[i]) * 1099511628211ull;
-  }
-  return h;
+  Fnv1a mix;
+  for (const std::vector<double>* v : {&b.x, &b.y, &b.z, &b.vx, &b.vy, &b.vz, &b.m})
+    mix(v->data(), v->size() * sizeof(double));
+  return mix.h;
 }
 
 }  // namespace
