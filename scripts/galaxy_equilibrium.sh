@@ -10,6 +10,9 @@
 #   NS       the body counts (default "65536 1048576")
 #   KERNEL   the force kernel (default barnes-hut, the GPU's; cpu-barnes-hut on a CPU build)
 #   DURATION the span (default 1Gyr); SEED the scene's seed (default 1)
+#   HALO     0 = live halo (default), 1 = rigid halo
+#   ARGS     more options of `nbody simulate` (e.g. "--theta 0.3" or "--dt 0.00025"); TAG names
+#            the variant in the log's name and the result line
 # On the GPU machine with the device tool: carry [".devpack"], command
 #   bash scripts/galaxy_equilibrium.sh
 # Each line "N ... thickness a -> b (x), v/sigma c -> d (y)" is one run; the full logs go to
@@ -34,14 +37,19 @@ ns=${NS:-65536 1048576}
 kernel=${KERNEL:-barnes-hut}
 duration=${DURATION:-1Gyr}
 seed=${SEED:-1}
+halo=${HALO:-0}
+args=${ARGS:-}
+tag=${TAG:-}
 logs=${OUT:-out}/galaxy_equilibrium
 mkdir -p "$logs"
 status=0
 for n in $ns; do
-  log=$logs/disk_galaxy_live_$n.txt
+  name=$([ "$halo" = 0 ] && echo live || echo rigid)
+  log=$logs/disk_galaxy_${name}_$n${tag:+_$tag}.txt
   # about 20 structure reports over the run (dt 0.49 Myr: 2,050 steps a Gyr)
-  "$nbody" simulate --scene disk-galaxy -n "$n" --param halo=0 --seed "$seed" \
-    --kernel "$kernel" --duration "$duration" --every 103 >"$log" 2>&1 || status=1
+  # shellcheck disable=SC2086 # ARGS holds several options
+  "$nbody" simulate --scene disk-galaxy -n "$n" --param halo="$halo" --seed "$seed" \
+    --kernel "$kernel" --duration "$duration" --every 103 $args >"$log" 2>&1 || status=1
   line=$(grep -E "^structure:" "$log" | tail -1)
   if [ -z "$line" ]; then
     echo "N $n: no structure line (see $log)"
@@ -49,7 +57,7 @@ for n in $ns; do
     status=1
     continue
   fi
-  awk -v n="$n" -v k="$kernel" -v d="$duration" '
+  awk -v n="$n" -v k="$kernel${tag:+ $tag}, $name halo" -v d="$duration" '
     /^structure:/ {
       for (i = 1; i <= NF; ++i) {
         if ($i == "thickness") { t0 = $(i + 1); t1 = $(i + 3) }

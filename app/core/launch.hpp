@@ -149,7 +149,7 @@ struct KernelPick {
 /// the crossover N measured by `nbody bench` (docs/PERFORMANCE.md), Barnes-Hut above it.
 KernelPick choose_kernel(const Scene& scene, bool gpu);
 /// The crossovers: Barnes-Hut is faster than the direct sum from this N on.
-constexpr std::size_t kGpuTreeFromN = 36864;  ///< H100: tiled2d faster at 32,768, BH at 40,960
+constexpr std::size_t kGpuTreeFromN = 32768;  ///< H100: a tie at 28,672, BH ahead at 32,768
 constexpr std::size_t kCpuTreeFromN = 512;    ///< 2 cores: cpu-barnes-hut faster from 256 on
 
 }  // namespace nbody::app

@@ -1,8 +1,9 @@
 // barnes-hut: O(N log N) gravity on the GPU with the tree design of sim/tree/tree_math.hpp.
 //
 // Each force evaluation: bounding cube (two-stage min/max reduction) -> 63-bit Morton keys ->
-// CUB radix sort of (key, index) -> pos/vel/order gathered in key order (the bodies stay sorted
-// between steps, so the sort sees a nearly sorted input) -> one cooperative kernel builds the
+// CUB radix sort of (key, index) on the digits of the levels the tree needs (the last build's
+// depth + 3, all 21 at first and whenever a build reached that depth: fewer passes, fatter leaves
+// at worst) -> pos/vel/order gathered in key order -> one cooperative kernel builds the
 // octree level by level (a warp per node finds its octants, a grid-wide scan places the children),
 // the traversal's groups and the moments from the deepest level up (mass, centre of mass,
 // traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between levels, so
@@ -194,6 +195,8 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
 
   bool download_tree(BarnesHutTree& out) const;
   bool balance_by_work() const override { return true; }
+  // new bodies: their tree's depth is unknown, the next sort takes every digit
+  void bodies_changed(const Bodies&) override { sort_levels_ = tree::kMaxLevel; }
 
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
     DeviceStore<T>& st = this->store();
@@ -265,6 +268,11 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     work.add(w);
     // room for the next builds: more when a level did not fit or the tree came close
     read_meta();
+    // the next sorts: the digits down to this tree's depth and a margin, or all where the tree
+    // reached the sorted depth (it may need more)
+    const int deepest = static_cast<int>(meta_host_.levels) - 1;
+    sort_levels_ = deepest >= built_levels_ ? tree::kMaxLevel
+                                            : std::min(tree::kMaxLevel, deepest + kLevelMargin);
     if (meta_host_.overflow || meta_host_.nodes + meta_host_.nodes / 4 > cap_)
       cap_ = std::max<std::size_t>(2 * cap_, meta_host_.nodes + meta_host_.nodes / 2);
     return meta_host_.overflow != 0;
@@ -279,7 +287,9 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   void build(u32 leaf, u32 gs, double theta);
   void read_meta() const;
   void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1, bool sliced);
-  template <int PER, bool Quad, bool Guard>
+  template <int PER, int SPLIT>
+  void launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0, u32 g1, bool sliced);
+  template <int PER, int SPLIT, bool Quad, bool Guard>
   void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced);
   void slice_groups(u32& g0, u32& g1);
   void count_costs(u32 g0, u32 g1);
@@ -296,6 +306,9 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<BuildMeta> meta_;
   std::size_t cap_ = 0;  // nodes the arrays hold (grown by collect())
+  // levels whose key digits the next sort orders, and those the last build's sort ordered
+  static constexpr int kLevelMargin = 3;
+  int sort_levels_ = tree::kMaxLevel, built_levels_ = tree::kMaxLevel;
   int build_blocks_ = 0, build_n_ = -1;
   // the last build as the host last read it (read_meta())
   mutable BuildMeta meta_host_{};
@@ -329,16 +342,18 @@ void BarnesHutBackend<T>::sort_bodies() {
          cube_.get());
   launch(ctx, "bh_keys", keys_kernel<T>, LaunchShape{n, kBlock}, st.positions(), ni, cube_.get(),
          keys_in_.get(), index_in_.get());
-  // stable radix sort of the 63 key bits: equal keys keep index order
+  // stable radix sort of the key digits of levels 1..sort_levels_: equal ones keep index order
+  built_levels_ = sort_levels_;
+  const int begin_bit = tree::digit_shift(built_levels_), end_bit = 3 * tree::kMaxLevel;
   std::size_t bytes = 0;
   NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in_.get(), keys_.get(),
-                                                   index_in_.get(), perm_.get(), ni, 0,
-                                                   3 * tree::kMaxLevel, ctx.stream));
+                                                   index_in_.get(), perm_.get(), ni, begin_bit,
+                                                   end_bit, ctx.stream));
   temp_.reserve(bytes);
   bytes = temp_.size();
   NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.get(), bytes, keys_in_.get(), keys_.get(),
-                                                   index_in_.get(), perm_.get(), ni, 0,
-                                                   3 * tree::kMaxLevel, ctx.stream));
+                                                   index_in_.get(), perm_.get(), ni, begin_bit,
+                                                   end_bit, ctx.stream));
   st.permute(perm_.get());
 }
 
@@ -376,6 +391,7 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta) {
                  leaf,
                  gs,
                  static_cast<u32>(cap_),
+                 built_levels_,
                  scan_.get(),
                  bnd_.get(),
                  group_n_.get(),
@@ -461,15 +477,17 @@ void BarnesHutBackend<T>::count_costs(u32 g0, u32 g1) {
 }
 
 template <typename T>
-template <int PER, bool Quad, bool Guard>
+template <int PER, int SPLIT, bool Quad, bool Guard>
 void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
-  auto* kernel = traverse_kernel<T, PER, Quad, Guard>;
+  auto* kernel = traverse_kernel<T, PER, SPLIT, Quad, Guard>;
   const int warps = block / 32;
-  // the groups [g0, g1) on several GPUs; on one, as many as the build wrote (read on the device)
+  // the groups [g0, g1) on several GPUs; on one, as many as the build wrote (read on the device;
+  // for the grid: the last build's count, at least N over the largest group)
   const std::size_t n = st.size();
-  const std::size_t groups = sliced ? g1 - g0 : std::max<std::size_t>(ngroups_, n / 64 + 1);
+  const std::size_t groups =
+      sliced ? g1 - g0 : std::max<std::size_t>(ngroups_, n / (32 * PER / SPLIT) + 1);
   const std::size_t smem = sizeof(WarpLists<T>) * warps;
   NBODY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(smem)));
@@ -498,25 +516,31 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g
 }
 
 template <typename T>
+template <int PER, int SPLIT>
+void BarnesHutBackend<T>::launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0,
+                                       u32 g1, bool sliced) {
+  if (quad)
+    guard ? launch_traversal<PER, SPLIT, true, true>(G, eps2, block, g0, g1, sliced)
+          : launch_traversal<PER, SPLIT, true, false>(G, eps2, block, g0, g1, sliced);
+  else
+    guard ? launch_traversal<PER, SPLIT, false, true>(G, eps2, block, g0, g1, sliced)
+          : launch_traversal<PER, SPLIT, false, false>(G, eps2, block, g0, g1, sliced);
+}
+
+// one instantiation per (bodies per lane, lanes per body, quadrupole, guard): groups of 64 hold
+// two bodies a lane, of 8 or 16 four or two lanes a body, of up to 32 (or 40-56) one
+template <typename T>
 void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1,
                                    bool sliced) {
   const bool guard = needs_guard(eps2);
-  // one instantiation per (bodies per lane, quadrupole, guard)
-  if (group == 64) {
-    if (quad)
-      guard ? launch_traversal<2, true, true>(G, eps2, block, g0, g1, sliced)
-            : launch_traversal<2, true, false>(G, eps2, block, g0, g1, sliced);
-    else
-      guard ? launch_traversal<2, false, true>(G, eps2, block, g0, g1, sliced)
-            : launch_traversal<2, false, false>(G, eps2, block, g0, g1, sliced);
-  } else {
-    if (quad)
-      guard ? launch_traversal<1, true, true>(G, eps2, block, g0, g1, sliced)
-            : launch_traversal<1, true, false>(G, eps2, block, g0, g1, sliced);
-    else
-      guard ? launch_traversal<1, false, true>(G, eps2, block, g0, g1, sliced)
-            : launch_traversal<1, false, false>(G, eps2, block, g0, g1, sliced);
-  }
+  if (group > 32)
+    launch_split<2, 1>(G, eps2, quad, guard, block, g0, g1, sliced);
+  else if (group == 16)
+    launch_split<1, 2>(G, eps2, quad, guard, block, g0, g1, sliced);
+  else if (group == 8)
+    launch_split<1, 4>(G, eps2, quad, guard, block, g0, g1, sliced);
+  else
+    launch_split<1, 1>(G, eps2, quad, guard, block, g0, g1, sliced);
 }
 
 template <typename T>
@@ -572,6 +596,7 @@ bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
   }
   tree::Cube c;
   cube_.download(&c, 1, s);
+  out.sorted_levels = built_levels_;
   out.x0 = c.x0;
   out.y0 = c.y0;
   out.z0 = c.z0;
@@ -610,8 +635,8 @@ KernelInfo barnes_hut_row() {
   k.flops_per_interaction = 20;
   k.flops_per_interaction_double = 30;
   k.tree = true;
-  // the group walks as whole warps: 32 or 64 bodies
-  k.tunables = bh_tunables(0, 64, 32);
+  // a group walks as one warp: 8 or 16 bodies (4 or 2 lanes each), up to 32, or up to 64 (2 a lane)
+  k.tunables = bh_tunables(0, 64, 8);
   k.tunables.push_back(int_tunable("block_size", "block size", 32, 512, 32, 128,
                                    "CUDA threads per block of the traversal (one warp per group)"));
   k.create = [](const KernelInfo& row, const SimParams& p) -> std::unique_ptr<ForceBackend> {

@@ -18,7 +18,9 @@ struct BarnesHutTree {
   std::vector<std::uint64_t> prefix;                    ///< Morton key prefix of the node
   std::vector<std::uint32_t> level_start;  ///< first node of each level, then the node count
   std::vector<double> mass, comx, comy, comz, rcrit2;  ///< moments (in the kernel's precision)
-  std::vector<std::uint64_t> keys;                     ///< sorted Morton keys of the bodies
+  std::vector<std::uint64_t>
+      keys;                ///< Morton keys of the bodies, sorted on levels 1..sorted_levels
+  int sorted_levels = 21;  ///< the deepest level (its leaves may hold more than a leaf)
   std::vector<std::uint32_t> order;  ///< stored body k is the user's body order[k]
   std::vector<std::uint32_t> group_begin, group_count;  ///< the traversal's groups of bodies
   double x0 = 0, y0 = 0, z0 = 0, side = 0;              ///< the bounding cube

@@ -26,9 +26,10 @@ struct BuildArgs {
   const u64* keys;
   Nodes t;
   u32 n, leaf, gs, cap;
-  u32* scan;       // cap: block-local inclusive sums of the chunked scans
-  u32* bnd;        // 8 per node of a level: the first body of each octant
-  u32* group_n;    // cap: groups of each node
+  int max_level;  // deepest level: the keys are sorted down to its digit (fatter leaves stop there)
+  u32* scan;      // cap: block-local inclusive sums of the chunked scans
+  u32* bnd;       // 8 per node of a level: the first body of each octant
+  u32* group_n;   // cap: groups of each node
   u32* block_sum;  // gridDim.x: each block's total of a scan
   BuildMeta* meta;
   uint2* groups;  // n
@@ -154,7 +155,7 @@ __device__ void count_children(const BuildArgs<T>& a, u32 lb, u32 c0, u32 c1) {
   for (u32 i = c0 + (threadIdx.x >> 5); i < c1; i += warps) {
     const u32 node = lb + i, b = t.begin[node], c = t.count[node], e = b + c;
     const int level = static_cast<int>(t.level[node]);
-    const bool split = c > a.leaf && level < tree::kMaxLevel;  // the same on every lane
+    const bool split = c > a.leaf && level < a.max_level;  // the same on every lane
     u32 start = b;
     if (split && lane >= 1 && lane < 8)
       start = lower_bound(a.keys, b, e, tree::child_prefix(t.prefix[node], level, lane));

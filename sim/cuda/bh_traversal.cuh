@@ -42,12 +42,13 @@ struct Targets {
   T x[PER], y[PER], z[PER], ax[PER], ay[PER], az[PER];
 };
 
-// the pull of the k staged cells on the first NP bodies of each lane
-template <typename T, int PER, int NP, bool Quad>
-__device__ __forceinline__ void cell_loop(const WarpLists<T>& w, int k, Targets<T, PER>& g,
+// the pull of the k staged cells on the first NP bodies of each lane; with SPLIT lanes per body
+// a lane takes the staged entries j0, j0 + SPLIT, ...
+template <typename T, int PER, int NP, int SPLIT, bool Quad>
+__device__ __forceinline__ void cell_loop(const WarpLists<T>& w, int k, int j0, Targets<T, PER>& g,
                                           T eps2) {
 #pragma unroll 2
-  for (int j = 0; j < k; ++j) {
+  for (int j = j0; j < k; j += SPLIT) {
     const Vec4<T> s0 = w.stage[0][j];
     tree::Multipole<T> mp{s0.w, s0.x, s0.y, s0.z, T(0), T(0), T(0), T(0), T(0), T(0)};
     if constexpr (Quad) {
@@ -61,10 +62,12 @@ __device__ __forceinline__ void cell_loop(const WarpLists<T>& w, int k, Targets<
 }
 
 // evaluates the first k (<= 32) pending cells on the warp's bodies (only the first body of
-// each lane when the group has at most 32: `both` is false, the same on every lane)
-template <typename T, int PER, bool Quad>
-__device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, const TreeView<T>& tv,
-                                           Targets<T, PER>& g, T eps2, bool both) {
+// each lane when the group has at most 32: `both` is false, the same on every lane); j0: the
+// lane's first entry (its sub-lane when SPLIT lanes share a body)
+template <typename T, int PER, int SPLIT, bool Quad>
+__device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, int j0,
+                                           const TreeView<T>& tv, Targets<T, PER>& g, T eps2,
+                                           bool both) {
   if (lane < k) {
     const u32 c = w.cells[lane];
     const Vec4<T> a = tv.A[c], mm = tv.M[c];
@@ -77,18 +80,18 @@ __device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, con
   }
   __syncwarp();
   if (PER == 1 || both)
-    cell_loop<T, PER, PER, Quad>(w, k, g, eps2);
+    cell_loop<T, PER, PER, SPLIT, Quad>(w, k, j0, g, eps2);
   else
-    cell_loop<T, PER, 1, Quad>(w, k, g, eps2);
+    cell_loop<T, PER, 1, SPLIT, Quad>(w, k, j0, g, eps2);
   __syncwarp();
 }
 
-// the pull of the k staged bodies on the first NP bodies of each lane
-template <typename T, int PER, int NP, bool Guard>
-__device__ __forceinline__ void body_loop(const WarpLists<T>& w, int k, Targets<T, PER>& g,
+// the pull of the k staged bodies on the first NP bodies of each lane (entries as cell_loop's)
+template <typename T, int PER, int NP, int SPLIT, bool Guard>
+__device__ __forceinline__ void body_loop(const WarpLists<T>& w, int k, int j0, Targets<T, PER>& g,
                                           T eps2) {
 #pragma unroll 4
-  for (int j = 0; j < k; ++j) {
+  for (int j = j0; j < k; j += SPLIT) {
     const Vec4<T> s = w.stage[0][j];
 #pragma unroll
     for (int p = 0; p < NP; ++p)
@@ -97,16 +100,16 @@ __device__ __forceinline__ void body_loop(const WarpLists<T>& w, int k, Targets<
 }
 
 // evaluates the first k (<= 32) pending bodies on the warp's bodies (see eval_cells)
-template <typename T, int PER, bool Guard>
-__device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane,
+template <typename T, int PER, int SPLIT, bool Guard>
+__device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane, int j0,
                                             const Vec4<T>* __restrict__ pos, Targets<T, PER>& g,
                                             T eps2, bool both) {
   if (lane < k) w.stage[0][lane] = pos[w.bodies[lane]];
   __syncwarp();
   if (PER == 1 || both)
-    body_loop<T, PER, PER, Guard>(w, k, g, eps2);
+    body_loop<T, PER, PER, SPLIT, Guard>(w, k, j0, g, eps2);
   else
-    body_loop<T, PER, 1, Guard>(w, k, g, eps2);
+    body_loop<T, PER, 1, SPLIT, Guard>(w, k, j0, g, eps2);
   __syncwarp();
 }
 
@@ -118,12 +121,15 @@ __device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
   __syncwarp();
 }
 
-// One warp per group of at most 32 * PER consecutive sorted bodies (groups taken from a counter
-// by resident warps; how many: *ngroups as the build wrote it, or the slice's count). Breadth-first
+// One warp per group of at most 32 * PER / SPLIT consecutive sorted bodies (groups taken from a
+// counter by resident warps; how many: *ngroups as the build wrote it, or the slice's count). With
+// SPLIT > 1 (small groups, PER = 1) SPLIT lanes hold each body and share its lists: lane l takes
+// body l mod (32 / SPLIT) and every SPLIT-th entry; their sums meet by shuffles at the end (in a
+// fixed order). Breadth-first
 // walk: a node is accepted as a cell when its centre of mass is farther than r_crit from the
 // group's box; an opened leaf gives its bodies; an opened internal node queues its children (if the
 // warp's queue is full, its bodies instead: exact, only slower).
-template <typename T, int PER, bool Quad, bool Guard>
+template <typename T, int PER, int SPLIT, bool Quad, bool Guard>
 __global__ void __launch_bounds__(512)
     traverse_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
                     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
@@ -131,7 +137,10 @@ __global__ void __launch_bounds__(512)
                     const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G) {
   const int groups = ngroups ? static_cast<int>(*ngroups) : sliced_groups;
   extern __shared__ __align__(32) unsigned char smem[];
+  static_assert(SPLIT == 1 || PER == 1, "split lanes hold one body each");
+  constexpr int kSpan = 32 / SPLIT;  // bodies a warp holds per PER
   const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  const int slot = lane % kSpan, j0 = lane / kSpan;  // the lane's body and first list entry
   WarpLists<T>& w = reinterpret_cast<WarpLists<T>*>(smem)[wib];
   u32* q = queues + (static_cast<std::size_t>(blockIdx.x) * (blockDim.x >> 5) + wib) * qcap;
   const u32 mask = qcap - 1;
@@ -152,7 +161,7 @@ __global__ void __launch_bounds__(512)
     lo[0] = hi[0] = p0.x, lo[1] = hi[1] = p0.y, lo[2] = hi[2] = p0.z;
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
-      const int i = p * 32 + lane;
+      const int i = p * 32 + slot;
       const Vec4<T> b = i < gn ? pos[i0 + i] : p0;
       g.x[p] = b.x, g.y[p] = b.y, g.z[p] = b.z;
       g.ax[p] = g.ay[p] = g.az[p] = T(0);
@@ -213,7 +222,7 @@ __global__ void __launch_bounds__(512)
       cells += __popc(ballot);
       __syncwarp();
       if (ncell >= 32) {
-        eval_cells<T, PER, Quad>(w, 32, lane, tv, g, eps2, both);
+        eval_cells<T, PER, SPLIT, Quad>(w, 32, lane, j0, tv, g, eps2, both);
         shift_down(w.cells, ncell, lane);
         ncell -= 32;
       }
@@ -239,19 +248,28 @@ __global__ void __launch_bounds__(512)
         nbody += got;
         __syncwarp();
         if (nbody >= 32) {
-          eval_bodies<T, PER, Guard>(w, 32, lane, pos, g, eps2, both);
+          eval_bodies<T, PER, SPLIT, Guard>(w, 32, lane, j0, pos, g, eps2, both);
           shift_down(w.bodies, nbody, lane);
           nbody -= 32;
         }
       }
     }
-    if (ncell > 0) eval_cells<T, PER, Quad>(w, ncell, lane, tv, g, eps2, both);
-    if (nbody > 0) eval_bodies<T, PER, Guard>(w, nbody, lane, pos, g, eps2, both);
+    if (ncell > 0) eval_cells<T, PER, SPLIT, Quad>(w, ncell, lane, j0, tv, g, eps2, both);
+    if (nbody > 0) eval_bodies<T, PER, SPLIT, Guard>(w, nbody, lane, j0, pos, g, eps2, both);
+    if constexpr (SPLIT > 1) {
+#pragma unroll
+      for (int o = kSpan; o < 32; o <<= 1) {
+        g.ax[0] += __shfl_xor_sync(kFull, g.ax[0], o);
+        g.ay[0] += __shfl_xor_sync(kFull, g.ay[0], o);
+        g.az[0] += __shfl_xor_sync(kFull, g.az[0], o);
+      }
+    }
 
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
-      const int i = p * 32 + lane;
-      if (i < gn) acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+      const int i = p * 32 + slot;
+      if (j0 == 0 && i < gn)
+        acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
     }
     if (lane == 0) {
       const ull wk = static_cast<ull>(gn) * (cells + bodies);

@@ -98,6 +98,21 @@ TEST(Layers, BarnesHutTunablesAreParsedOnceIntoATypedValue) {
   EXPECT_DOUBLE_EQ(cache.get(row, p).theta, def.theta);
 }
 
+// group size 0 = auto: the GPU's by N (docs/PERFORMANCE.md), the CPU's 64; a set size wins
+TEST(Layers, AutoGroupSizeFollowsN) {
+  BhConfig c;
+  EXPECT_EQ(group_size_for(c, 1, true), 16);
+  EXPECT_EQ(group_size_for(c, 131071, true), 16);
+  EXPECT_EQ(group_size_for(c, 131072, true), 32);
+  EXPECT_EQ(group_size_for(c, 2097151, true), 32);
+  EXPECT_EQ(group_size_for(c, 2097152, true), 64);
+  EXPECT_EQ(group_size_for(c, 1000, false), 64);
+  EXPECT_EQ(group_size_for(c, 100000000, false), 64);
+  c.group_size = 24;
+  EXPECT_EQ(group_size_for(c, 1000, true), 24);
+  EXPECT_EQ(group_size_for(c, 1000, false), 24);
+}
+
 // Forces apart from integration: a CPU force kernel computes accelerations only (no velocity is
 // touched there) and writes no pair interaction of its own (sim/forces/pair.hpp is the one).
 TEST(Layers, CpuKernelsUseTheOnePairInteractionAndIntegrateNothing) {
