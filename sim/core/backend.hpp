@@ -46,7 +46,7 @@ struct Tunable {
 
 /// The tunables of every Barnes-Hut kernel (CPU and GPU share one definition and one default
 /// of each: theta, leaf size, group size, quadrupole). `min_group`..`max_group` in steps of
-/// `group_step` is the group sizes the kernel can run (the GPU walks with whole warps); group
+/// `group_step` is the group sizes the kernel can run (the GPU: multiples of 8 up to 64); group
 /// size 0 (the default) lets the kernel choose (group_size_for()).
 std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step);
 

@@ -7,10 +7,11 @@
 // octree level by level (a warp per node finds its octants, a grid-wide scan places the children),
 // the traversal's groups and the moments from the deepest level up (mass, centre of mass,
 // traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between levels, so
-// no host round trip -> traversal: one warp per group of 32 or 64 consecutive sorted bodies walks
-// the tree breadth-first against the group's bounding box; accepted cells and the bodies of opened
-// leaves are compacted into shared-memory lists that the warp evaluates 32 at a time. No float
-// atomics: two runs agree bitwise.
+// no host round trip -> traversal: one warp per group of up to 64 consecutive sorted bodies (two
+// a lane; groups of 8 or 16 give each body four or two lanes that share its lists) walks the tree
+// breadth-first against the group's bounding box; accepted cells and the bodies of opened leaves
+// are compacted into shared-memory lists that the warp evaluates 32 at a time. No float atomics:
+// two runs agree bitwise.
 #include <algorithm>
 #include <array>
 #include <cstdint>
