@@ -26,9 +26,10 @@ constexpr const char* kColumns[kColumnCount] = {"x",  "y", "z",         "vx",  "
                                                 "vz", "m", "component", "name"};
 // every key the '# nbody csv' header may hold
 constexpr const char* kHeaderKeys[] = {
-    "units",      "length", "mass",      "time",   "velocity", "length_m", "mass_kg", "time_s",
-    "G",          "dt",     "softening", "camera", "name",     "elapsed",  "steps",   "kernel",
-    "integrator", "halos",  "precision", "gpus",   "tunables", "view"};
+    "units",     "length",  "mass",     "time",   "velocity",   "length_m",
+    "mass_kg",   "time_s",  "G",        "dt",     "softening",  "camera",
+    "name",      "elapsed", "steps",    "kernel", "integrator", "halos",
+    "precision", "gpus",    "tunables", "view",   "camera_yaw", "camera_pitch"};
 
 // rigid halos as "profile:mass:scale:cut:anchor" separated by ';' (anchor: body row from 0)
 std::string format_halos(const std::vector<RigidHalo>& halos) {
@@ -415,6 +416,20 @@ void CsvReader::native_header(std::string_view l, const std::string& where) {
   num("dt", s_.dt, have_dt_);
   num("softening", s_.softening, have_eps_);
   num("camera", s_.camera_distance, have_cam_);
+  // the scene's viewing direction (radians; see Scene::camera_yaw), both or neither
+  const auto yaw = kv.find("camera_yaw"), pitch = kv.find("camera_pitch");
+  if ((yaw == kv.end()) != (pitch == kv.end()))
+    fail(where, ": header has ",
+         yaw == kv.end() ? "camera_pitch without camera_yaw" : "camera_yaw without camera_pitch");
+  if (yaw != kv.end()) {
+    for (const auto& it : {yaw, pitch}) {
+      double v = 0;
+      if (!detail::parse_double(it->second, v) || !std::isfinite(v))
+        fail(where, ": header value ", it->first, "=", detail::quote(it->second),
+             " is not a finite number (radians)");
+      (it == yaw ? s_.camera_yaw : s_.camera_pitch) = v;
+    }
+  }
   if (have_dt_ && !(s_.dt > 0)) fail(where, ": header dt must be positive");
   detail::read_run(kv, opt_.run, where);
   if (auto it = kv.find("name"); it != kv.end()) s_.name = it->second;
@@ -507,6 +522,9 @@ void write_csv(std::ostream& out, const Scene& s, const std::optional<RunRecord>
       << " velocity=" << quote_value(u.velocity) << " length_m=" << format_double(u.length_m)
       << " mass_kg=" << format_double(u.mass_kg) << " time_s=" << format_double(u.time_s)
       << detail::run_header(s, run) << " camera=" << format_double(s.camera_distance);
+  if (std::isfinite(s.camera_yaw) && std::isfinite(s.camera_pitch))
+    out << " camera_yaw=" << format_double(s.camera_yaw)
+        << " camera_pitch=" << format_double(s.camera_pitch);
   if (!s.name.empty()) out << " name=" << quote_value(s.name);
   if (!b.halos.empty()) out << " halos=" << quote_value(format_halos(b.halos));
   out << "\n";

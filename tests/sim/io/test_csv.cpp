@@ -35,6 +35,32 @@ const std::string kHeader = "# nbody csv v1 units=henon G=1\n";
 
 }  // namespace
 
+// the scene's viewing direction travels with the file (render --load of a saved collision looks
+// the same way); a file without it leaves the viewer's own; half of it or a bad value is an error
+TEST(Csv, CameraDirectionRoundTrips) {
+  Scene s = small_scene();
+  s.camera_yaw = 0.7;
+  s.camera_pitch = -0.3;
+  std::ostringstream out;
+  io::write_csv(out, s);
+  EXPECT_NE(out.str().find(" camera_yaw=0.7"), std::string::npos) << out.str();
+  const Scene r = parse(out.str());
+  EXPECT_EQ(r.camera_yaw, 0.7);
+  EXPECT_EQ(r.camera_pitch, -0.3);
+  std::ostringstream plain;
+  io::write_csv(plain, small_scene());
+  EXPECT_EQ(plain.str().find("camera_yaw"), std::string::npos);
+  EXPECT_TRUE(std::isnan(parse(plain.str()).camera_yaw));
+  const std::string body = "0,0,0,0,0,0,1\n";
+  auto m = error_of([&] { parse("# nbody csv v1 units=henon G=1 camera_yaw=0.5\n" + body); });
+  EXPECT_NE(m.find("test.csv"), std::string::npos) << m;
+  EXPECT_NE(m.find("camera_yaw without camera_pitch"), std::string::npos) << m;
+  m = error_of(
+      [&] { parse("# nbody csv v1 units=henon G=1 camera_yaw=up camera_pitch=0\n" + body); });
+  EXPECT_NE(m.find("camera_yaw='up'"), std::string::npos) << m;
+  EXPECT_NE(m.find("radians"), std::string::npos) << m;
+}
+
 TEST(Csv, RoundTripIsExact) {
   Scene s = small_scene();
   std::ostringstream out;
