@@ -35,7 +35,7 @@ struct GalaxyModel {
   /// rigid halo only: the disk and bulge stars are massless tracers moving in the halo alone
   bool massless = false;
   /// live halo only: heaviest / lightest halo particle, masses rising with orbital energy
-  /// (EnergyMassFactor: light below 3 disk scale lengths, heavy beyond the halo's cut); 1: equal
+  /// (EnergyMassFactor: light inside the disk's cut, heavy beyond the halo's); 1: equal masses
   double halo_mass_ratio = 1;
   bool rigid() const { return halo != 0; }
   /// the rigid halo of this model centred on body `anchor`
@@ -486,8 +486,11 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
   b.reserve(n);
   add_disk(b, t, counts.disk, counts.disk_mass, rng);
   add_sphere(b, t, t.bulge, counts.bulge, counts.bulge_mass, Component::Bulge, rng);
-  const EnergyMassFactor halo_weight(g.rigid() ? 1.0 : g.halo_mass_ratio, 3 * g.disk_scale,
-                                     std::max(g.halo_cut, 6 * g.disk_scale), t.tab, t.psi);
+  // a multi-mass live halo: orbits confined to the disk's extent are the lightest, those that
+  // reach beyond the halo's cut the heaviest (docs/GALAXIES.md, "A multi-mass halo")
+  const double r_disk = g.disk_cut * g.disk_scale;
+  const EnergyMassFactor halo_weight(g.rigid() ? 1.0 : g.halo_mass_ratio, r_disk,
+                                     std::max(g.halo_cut, 2 * r_disk), t.tab, t.psi);
   add_sphere(b, t, t.halo, counts.halo, counts.halo_mass, Component::Dark, rng, &halo_weight);
   set_planar_velocities(b, t, 0, counts.disk, rng);
   set_vertical_velocities(b, t, 0, counts.disk, rng);

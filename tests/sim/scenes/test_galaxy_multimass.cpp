@@ -109,7 +109,12 @@ TEST(MultiMassHalo, MassWeightedDensityIsTheHernquistProfile) {
         r0, r1, got, want, (got - want) / std::sqrt(var), n, n_eq,
         got / n / (20.0 / static_cast<double>(a.size())));
     EXPECT_NEAR(got, want, 4 * std::sqrt(var)) << r0 << "-" << r1 << " kpc";
-    if (r1 <= 7.5) EXPECT_GT(n, 1.2 * n_eq) << r0 << "-" << r1 << " kpc";
+    // inside 3 disk scale lengths the halo's bodies are ~0.6x the equal-mass ones (measured
+    // 0.58-0.64 at R = 4): more of them, each lighter
+    if (r1 <= 7.5) {
+      EXPECT_GT(n, 1.3 * n_eq) << r0 << "-" << r1 << " kpc";
+      EXPECT_LT(got / n, 0.75 * 20.0 / static_cast<double>(a.size())) << r0 << "-" << r1;
+    }
   }
 }
 
@@ -135,10 +140,24 @@ TEST(MultiMassHalo, BadRatiosAreRefusedNamingTheParameter) {
   EXPECT_THROW(make_scene("galaxy-collision", sp), Error);
 }
 
-// 100 Myr at N = 8192 on cpu-barnes-hut with R = 4: the galaxy stays virialised and the halo
-// keeps its mass-weighted Lagrangian radii within 3 % (as the equal-mass halo does,
-// test_galaxy_equilibrium.cpp); the heavy outer particles do not sink: the mean mass inside the
-// halo's 10 % radius stays within 5 %.
+// mean body mass of the halo in shells [0, 7.5), [7.5, 15), [15, 30) kpc
+std::vector<double> shell_mean_masses(const std::vector<std::pair<double, double>>& h) {
+  const double edges[] = {0, 7.5, 15, 30};
+  std::vector<double> out;
+  for (int k = 0; k < 3; ++k) {
+    double m = 0, n = 0;
+    for (const auto& [r, mi] : h)
+      if (r >= edges[k] && r < edges[k + 1]) m += mi, ++n;
+    out.push_back(m / n);
+  }
+  return out;
+}
+
+// 100 Myr at N = 8192 on cpu-barnes-hut with R = 4: the galaxy stays virialised, the halo keeps
+// its mass-weighted Lagrangian radii within 3 % (as the equal-mass halo does,
+// test_galaxy_equilibrium.cpp), and the mean body mass in shells stays within 4 %: the masses
+// are a function of E, which the orbits keep. (Weighting by the radius instead, a trial, holds
+// the density at the start but not the masses: the light inner bodies spread out.)
 TEST(MultiMassHalo, StaysInEquilibriumFor100Myr) {
   const Scene s = galaxy(8192, 4);
   SimParams p = testing::params("cpu-barnes-hut", s.dt, s.softening, s.units.G, Precision::Float);
@@ -155,31 +174,30 @@ TEST(MultiMassHalo, StaysInEquilibriumFor100Myr) {
     for (const auto& p : h)
       total += p.second;
     std::vector<double> out;
-    double cum = 0, inner_m = 0, inner_n = 0;
+    double cum = 0;
     std::size_t f = 0;
     const double fr[] = {0.1, 0.5, 0.9};
     for (const auto& [r, m] : h) {
       cum += m;
-      if (f == 0) {
-        inner_m += m;
-        ++inner_n;
-      }
       while (f < 3 && cum >= fr[f] * total)
         out.push_back(r), ++f;
     }
-    out.push_back(inner_m / inner_n);  // mean body mass inside r10
     return out;
   };
   const auto r0 = radii(h0), r1 = radii(h1);
+  const auto m0 = shell_mean_masses(h0), m1 = shell_mean_masses(h1);
   std::printf(
       "R = 4, N = 8192, 100 Myr: 2K/|W| %.4f -> %.4f, halo r10/50/90 %.2f/%.2f/%.2f -> "
-      "%.2f/%.2f/%.2f kpc, mean mass inside r10 %.3e -> %.3e\n",
-      d0.virial_ratio, d1.virial_ratio, r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r0[3], r1[3]);
+      "%.2f/%.2f/%.2f kpc, mean body mass at 0-7.5/7.5-15/15-30 kpc %.3e/%.3e/%.3e -> "
+      "%.3e/%.3e/%.3e\n",
+      d0.virial_ratio, d1.virial_ratio, r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], m0[0], m0[1],
+      m0[2], m1[0], m1[1], m1[2]);
   EXPECT_NEAR(d0.virial_ratio, 1.0, 0.04);
   EXPECT_NEAR(d1.virial_ratio, 1.0, 0.04);
-  for (int k = 0; k < 3; ++k)
+  for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(r1[k] / r0[k], 1.0, 0.03) << "halo Lagrangian radius " << k;
-  EXPECT_NEAR(r1[3] / r0[3], 1.0, 0.05);
+    EXPECT_NEAR(m1[k] / m0[k], 1.0, 0.04) << "mean body mass in shell " << k;
+  }
 }
 
 }  // namespace
