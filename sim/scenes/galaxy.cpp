@@ -37,6 +37,8 @@ struct GalaxyModel {
   /// live halo only: heaviest / lightest halo particle, masses rising with orbital energy
   /// (EnergyMassFactor: light inside the disk's cut, heavy beyond the halo's); 1: equal masses
   double halo_mass_ratio = 1;
+  /// live halo only: a disk or bulge particle's mass over the equal-mass one, total / N
+  double star_mass = 1;
   bool rigid() const { return halo != 0; }
   /// the rigid halo of this model centred on body `anchor`
   RigidHalo rigid_halo(std::uint32_t anchor) const {
@@ -80,7 +82,9 @@ struct GalaxyCounts {
 // disk's 2.50x, equal masses 2.43x, with v/sigma 3.9, 4.35 and 4.25; at N = 65536 the former
 // shares and equal masses end within the scatter of a run (1.61x and 1.57x). Equal masses also
 // leave no heavy species to heat the light ones towards equipartition. The rounding remainder
-// goes to the halo (to the disk when there is no halo).
+// goes to the halo (to the disk when there is no halo). With a live halo, star_mass != 1 makes
+// the disk and bulge particles that fraction of the equal mass (more of them for < 1) and the
+// halo takes the rest of the N (docs/GALAXIES.md, "A multi-mass live halo").
 // With a rigid halo one body is the halo's centre (massless) and the other n - 1 are stars.
 GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
   GalaxyCounts c;
@@ -90,11 +94,14 @@ GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
     g.halo_mass = 0;
     --n;
   }
-  const double m = g.total_mass() / static_cast<double>(n);
+  const double m = g.total_mass() / static_cast<double>(n) * (g.rigid() ? 1.0 : g.star_mass);
   c.bulge = static_cast<std::size_t>(std::llround(g.bulge_mass / m));
   if (g.halo_mass > 0) {
     c.disk = static_cast<std::size_t>(std::llround(g.disk_mass / m));
-    c.halo = n - std::min(n, c.disk + c.bulge);
+    if (c.disk + c.bulge >= n)
+      fail("disk galaxy: parameter 'star_mass' (", g.star_mass,
+           ") leaves no halo particles at N = ", n);
+    c.halo = n - c.disk - c.bulge;
   } else {
     c.disk = n - std::min(n, c.bulge);
   }
@@ -552,13 +559,14 @@ double outer_rotation_period(const Bodies& b, double G, double& radius) {
   return m > 0 ? 2 * kPi * std::sqrt(radius * radius * radius / (G * m)) : 0;
 }
 
-// the parameter 'halo_mass_ratio' of a scene, which only a live halo can have
-double live_halo_mass_ratio(const Params& p, const GalaxyModel& g, const char* scene) {
-  const double r = p.get("halo_mass_ratio");
-  if (r != 1 && g.rigid())
-    fail("scene '", scene, "': parameter 'halo_mass_ratio' (", r,
-         ") needs a live halo (halo 0): a rigid halo has no particles");
-  return r;
+// the parameters 'halo_mass_ratio' and 'star_mass' of a scene into g: only a live halo has them
+void set_live_halo_masses(const Params& p, GalaxyModel& g, const char* scene) {
+  g.halo_mass_ratio = p.get("halo_mass_ratio");
+  g.star_mass = p.get("star_mass");
+  for (const char* key : {"halo_mass_ratio", "star_mass"})
+    if (p.get(key) != 1 && g.rigid())
+      fail("scene '", scene, "': parameter '", key, "' (", p.get(key),
+           ") needs a live halo (halo 0): a rigid halo has no particles");
 }
 
 // the disk-galaxy scene's model from its parameters
@@ -576,7 +584,7 @@ GalaxyModel disk_galaxy_model(const Params& p) {
         "live halo of particles is what would move them");
   if (g.rigid() && !(g.halo_mass > 0))
     fail("scene 'disk-galaxy': a rigid halo (halo ", g.halo, ") needs halo_mass > 0");
-  g.halo_mass_ratio = live_halo_mass_ratio(p, g, "disk-galaxy");
+  set_live_halo_masses(p, g, "disk-galaxy");
   return g;
 }
 
@@ -598,7 +606,7 @@ std::string halo_label(const GalaxyModel& g) {
 GalaxyModel collision_model(const Params& p) {
   GalaxyModel g;
   g.halo = static_cast<int>(std::lround(p.get("halo")));
-  g.halo_mass_ratio = live_halo_mass_ratio(p, g, "galaxy-collision");
+  set_live_halo_masses(p, g, "galaxy-collision");
   return g;
 }
 

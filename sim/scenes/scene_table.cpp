@@ -153,7 +153,11 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
         {"halo_mass_ratio", "halo mass ratio",
          "live halo only: heaviest / lightest halo particle, masses rising with orbital energy "
          "(the halo near the disk in more, lighter particles; 1: equal masses)",
-         1, 64, 1}},
+         1, 64, 1},
+        {"star_mass", "star particle mass",
+         "live halo only: a disk / bulge particle's mass over the equal-mass total / N (0.5: "
+         "twice the star particles, the halo the rest of N)",
+         0.25, 4, 1}},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
       {"toomre",
@@ -218,7 +222,11 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
         {"halo_mass_ratio", "halo mass ratio",
          "live halo only: heaviest / lightest halo particle, masses rising with orbital energy "
          "(the halo near the disk in more, lighter particles; 1: equal masses)",
-         1, 64, 1}},
+         1, 64, 1},
+        {"star_mass", "star particle mass",
+         "live halo only: a disk / bulge particle's mass over the equal-mass total / N (0.5: "
+         "twice the star particles, the halo the rest of N)",
+         0.25, 4, 1}},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
 }
 

@@ -138,6 +138,36 @@ TEST(MultiMassHalo, BadRatiosAreRefusedNamingTheParameter) {
   sp.n = 8192;
   sp.values = {{"halo", 2}, {"halo_mass_ratio", 2}};
   EXPECT_THROW(make_scene("galaxy-collision", sp), Error);
+  sp.values = {{"halo", 1}, {"star_mass", 0.5}};
+  EXPECT_THROW(make_scene("disk-galaxy", sp), Error);
+}
+
+// star_mass = 0.5: the disk and bulge particles half the equal mass, twice as many, the halo the
+// rest of the same N with its exact mass; the galaxy still starts virialised
+TEST(MultiMassHalo, StarMassSetsTheStarParticlesAndTheHaloTakesTheRest) {
+  SceneParams sp;
+  sp.n = 16384;
+  const SceneParticles eq = scene_particles("disk-galaxy", sp);
+  sp.values = {{"star_mass", 0.5}, {"halo_mass_ratio", 8}};
+  const SceneParticles half = scene_particles("disk-galaxy", sp);
+  const Scene s = make_scene("disk-galaxy", sp);
+  ASSERT_EQ(s.bodies.size(), 16384u);
+  const double m_eq = 24.8 / 16384;  // disk 4 + bulge 0.8 + halo 20 (1e10 Msun)
+  double halo = 0;
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+    if (s.bodies.component[i] == Component::Dark)
+      halo += s.bodies.m[i];
+    else
+      ASSERT_NEAR(s.bodies.m[i] / m_eq, 0.5, 0.002) << i;
+  }
+  EXPECT_NEAR(halo, 20.0, 1e-10);
+  for (std::size_t k = 0; k < 2; ++k)  // disk, bulge
+    EXPECT_NEAR(
+        static_cast<double>(half.components[k].count) / static_cast<double>(eq.components[k].count),
+        2.0, 0.01);
+  EXPECT_EQ(half.components[0].count + half.components[1].count + half.components[2].count, 16384u);
+  const Diagnostics d = compute_diagnostics(s.bodies, s.units.G, s.softening);
+  EXPECT_NEAR(d.virial_ratio, 1.0, 0.04);
 }
 
 // mean body mass of the halo in shells [0, 7.5), [7.5, 15), [15, 30) kpc
