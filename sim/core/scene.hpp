@@ -101,7 +101,9 @@ Scene make_scene(const std::string& name, const SceneParams& p = {});
 struct ComponentParticles {
   Component component = Component::Star;
   std::size_t count = 0;  ///< in all galaxies of the scene together
-  double mass = 0;        ///< of one body in units.mass (galaxies of a pair differ by rounding)
+  double mass = 0;        ///< of one body in units.mass (galaxies of a pair differ by rounding);
+                          ///< the mean where the masses differ
+  double mass_ratio = 1;  ///< heaviest / lightest body (a multi-mass halo), 1: equal masses
 };
 
 /// Particle counts and masses of a scene's components.

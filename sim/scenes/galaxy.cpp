@@ -34,6 +34,11 @@ struct GalaxyModel {
   int halo = 0;
   /// rigid halo only: the disk and bulge stars are massless tracers moving in the halo alone
   bool massless = false;
+  /// live halo only: heaviest / lightest halo particle, masses rising with orbital energy
+  /// (EnergyMassFactor: light inside the disk's cut, heavy beyond the halo's); 1: equal masses
+  double halo_mass_ratio = 1;
+  /// live halo only: a disk or bulge particle's mass over the equal-mass one, total / N
+  double star_mass = 1;
   bool rigid() const { return halo != 0; }
   /// the rigid halo of this model centred on body `anchor`
   RigidHalo rigid_halo(std::uint32_t anchor) const {
@@ -66,7 +71,8 @@ struct GalaxyModel {
 // counts and particle masses of one galaxy's components
 struct GalaxyCounts {
   std::size_t disk = 0, bulge = 0, halo = 0;
-  double disk_mass = 0, bulge_mass = 0, halo_mass = 0;  // of one particle
+  double disk_mass = 0, bulge_mass = 0, halo_mass = 0;  // of one particle (the halo's mean)
+  double halo_ratio = 1;                                // heaviest / lightest halo particle
 };
 
 // Every particle of a galaxy has the same mass, disk, bulge and halo alike; the counts follow
@@ -76,7 +82,9 @@ struct GalaxyCounts {
 // disk's 2.50x, equal masses 2.43x, with v/sigma 3.9, 4.35 and 4.25; at N = 65536 the former
 // shares and equal masses end within the scatter of a run (1.61x and 1.57x). Equal masses also
 // leave no heavy species to heat the light ones towards equipartition. The rounding remainder
-// goes to the halo (to the disk when there is no halo).
+// goes to the halo (to the disk when there is no halo). With a live halo, star_mass != 1 makes
+// the disk and bulge particles that fraction of the equal mass (more of them for < 1) and the
+// halo takes the rest of the N (docs/GALAXIES.md, "A multi-mass live halo").
 // With a rigid halo one body is the halo's centre (massless) and the other n - 1 are stars.
 GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
   GalaxyCounts c;
@@ -86,11 +94,14 @@ GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
     g.halo_mass = 0;
     --n;
   }
-  const double m = g.total_mass() / static_cast<double>(n);
+  const double m = g.total_mass() / static_cast<double>(n) * (g.rigid() ? 1.0 : g.star_mass);
   c.bulge = static_cast<std::size_t>(std::llround(g.bulge_mass / m));
   if (g.halo_mass > 0) {
     c.disk = static_cast<std::size_t>(std::llround(g.disk_mass / m));
-    c.halo = n - std::min(n, c.disk + c.bulge);
+    if (c.disk + c.bulge >= n)
+      fail("disk galaxy: parameter 'star_mass' (", g.star_mass,
+           ") leaves no halo particles at N = ", n);
+    c.halo = n - c.disk - c.bulge;
   } else {
     c.disk = n - std::min(n, c.bulge);
   }
@@ -100,6 +111,7 @@ GalaxyCounts galaxy_counts(GalaxyModel g, std::size_t n) {
   c.disk_mass = g.disk_mass / static_cast<double>(c.disk);
   c.bulge_mass = c.bulge ? g.bulge_mass / static_cast<double>(c.bulge) : 0;
   c.halo_mass = c.halo ? g.halo_mass / static_cast<double>(c.halo) : 0;
+  c.halo_ratio = c.halo ? g.halo_mass_ratio : 1;
   if (massless) c.disk_mass = c.bulge_mass = 0;
   return c;
 }
@@ -116,6 +128,9 @@ std::vector<ComponentParticles> particles_of(const std::vector<GalaxyCounts>& gs
       m += static_cast<double>(c.*count) * c.*mass;
     }
     if (n > 0) out.push_back({comp, n, m / static_cast<double>(n)});
+    if (n > 0 && comp == Component::Dark)
+      for (const GalaxyCounts& c : gs)
+        out.back().mass_ratio = std::max(out.back().mass_ratio, c.halo_ratio);
   };
   add(Component::Disk, &GalaxyCounts::disk, &GalaxyCounts::disk_mass);
   add(Component::Bulge, &GalaxyCounts::bulge, &GalaxyCounts::bulge_mass);
@@ -431,24 +446,42 @@ void centre_at_rest(Bodies& b, std::size_t begin, std::size_t end) {
 // a sphere in equilibrium in the galaxy's potential: radii from its tapered profile, isotropic
 // velocities from its Eddington distribution function in the total spherical potential, drawn
 // in mirror pairs (x, v) and (-x, -v) (a "quiet start" for the odd harmonics: the sphere's centre
-// stays on the disk's at every radius instead of off by its sampling noise)
+// stays on the disk's at every radius instead of off by its sampling noise). With `weight`, a
+// multi-mass sphere: a drawn (r, v) is kept with probability 1 / factor(E) and its pair weighs
+// ∝ factor(E), normalised so that the sphere's mass stays count * mass (EnergyMassFactor)
 void add_sphere(Bodies& b, const GalaxyTables& t, const TaperedHernquist& sphere, std::size_t count,
-                double mass, Component comp, Rng& rng) {
+                double mass, Component comp, Rng& rng, const EnergyMassFactor* weight = nullptr) {
   if (count == 0) return;
   const auto& r = t.tab.r();
   std::vector<double> rho(r.size());
   for (std::size_t i = 0; i < r.size(); ++i)
     rho[i] = sphere.density(r[i]);
   const EddingtonDf df(r, rho, t.psi);
+  const std::size_t first = b.size();
+  double sum = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const double rr = sphere.sample_radius(rng);
-    const Vec3 d = rng.unit_vector();
-    const double v = df.sample_speed(t.tab.at(t.psi, rr), rng);
-    const Vec3 e = rng.unit_vector();
-    b.add(rr * d[0], rr * d[1], rr * d[2], v * e[0], v * e[1], v * e[2], mass, comp);
-    if (++i < count)  // its mirror image
-      b.add(-rr * d[0], -rr * d[1], -rr * d[2], -v * e[0], -v * e[1], -v * e[2], mass, comp);
+    double rr = 0, v = 0, f = 1;
+    Vec3 d, e;
+    for (int tries = 0; tries < 100000; ++tries) {
+      rr = sphere.sample_radius(rng);
+      d = rng.unit_vector();
+      const double psi = t.tab.at(t.psi, rr);
+      v = df.sample_speed(psi, rng);
+      e = rng.unit_vector();
+      if (!weight || weight->ratio() == 1) break;
+      f = weight->factor(psi - 0.5 * v * v);
+      if (rng.uniform() * f <= 1) break;
+    }
+    b.add(rr * d[0], rr * d[1], rr * d[2], v * e[0], v * e[1], v * e[2], f, comp);
+    sum += f;
+    if (++i < count) {  // its mirror image
+      b.add(-rr * d[0], -rr * d[1], -rr * d[2], -v * e[0], -v * e[1], -v * e[2], f, comp);
+      sum += f;
+    }
   }
+  const double scale = mass * static_cast<double>(count) / sum;
+  for (std::size_t i = first; i < b.size(); ++i)
+    b.m[i] *= scale;
 }
 
 // generates one galaxy of `n` bodies, disk in the xy plane rotating counter-clockwise,
@@ -460,7 +493,12 @@ Bodies make_galaxy(const GalaxyModel& g, std::size_t n, double G, double eps, Rn
   b.reserve(n);
   add_disk(b, t, counts.disk, counts.disk_mass, rng);
   add_sphere(b, t, t.bulge, counts.bulge, counts.bulge_mass, Component::Bulge, rng);
-  add_sphere(b, t, t.halo, counts.halo, counts.halo_mass, Component::Dark, rng);
+  // a multi-mass live halo: orbits confined to the disk's extent are the lightest, those that
+  // reach beyond the halo's cut the heaviest (docs/GALAXIES.md, "A multi-mass halo")
+  const double r_disk = g.disk_cut * g.disk_scale;
+  const EnergyMassFactor halo_weight(g.rigid() ? 1.0 : g.halo_mass_ratio, r_disk,
+                                     std::max(g.halo_cut, 2 * r_disk), t.tab, t.psi);
+  add_sphere(b, t, t.halo, counts.halo, counts.halo_mass, Component::Dark, rng, &halo_weight);
   set_planar_velocities(b, t, 0, counts.disk, rng);
   set_vertical_velocities(b, t, 0, counts.disk, rng);
   // every component centred and at rest on its own (the spheres' mirror pairs leave only an
@@ -521,6 +559,16 @@ double outer_rotation_period(const Bodies& b, double G, double& radius) {
   return m > 0 ? 2 * kPi * std::sqrt(radius * radius * radius / (G * m)) : 0;
 }
 
+// the parameters 'halo_mass_ratio' and 'star_mass' of a scene into g: only a live halo has them
+void set_live_halo_masses(const Params& p, GalaxyModel& g, const char* scene) {
+  g.halo_mass_ratio = p.get("halo_mass_ratio");
+  g.star_mass = p.get("star_mass");
+  for (const char* key : {"halo_mass_ratio", "star_mass"})
+    if (p.get(key) != 1 && g.rigid())
+      fail("scene '", scene, "': parameter '", key, "' (", p.get(key),
+           ") needs a live halo (halo 0): a rigid halo has no particles");
+}
+
 // the disk-galaxy scene's model from its parameters
 GalaxyModel disk_galaxy_model(const Params& p) {
   GalaxyModel g;
@@ -536,6 +584,7 @@ GalaxyModel disk_galaxy_model(const Params& p) {
         "live halo of particles is what would move them");
   if (g.rigid() && !(g.halo_mass > 0))
     fail("scene 'disk-galaxy': a rigid halo (halo ", g.halo, ") needs halo_mass > 0");
+  set_live_halo_masses(p, g, "disk-galaxy");
   return g;
 }
 
@@ -545,6 +594,11 @@ std::string halo_label(const GalaxyModel& g) {
                   : g.halo == 1 ? "rigid Hernquist halo"
                                 : "rigid NFW halo";
   if (g.massless) l += " (massless tracer stars)";
+  if (!g.rigid() && g.halo_mass_ratio != 1) {
+    std::ostringstream r;
+    r << " (particle masses rising " << g.halo_mass_ratio << "x with orbital energy)";
+    l += r.str();
+  }
   return l;
 }
 
@@ -552,6 +606,7 @@ std::string halo_label(const GalaxyModel& g) {
 GalaxyModel collision_model(const Params& p) {
   GalaxyModel g;
   g.halo = static_cast<int>(std::lround(p.get("halo")));
+  set_live_halo_masses(p, g, "galaxy-collision");
   return g;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "sim/core/error.hpp"
 
@@ -158,6 +159,31 @@ double EddingtonDf::sample_speed(double psi, Rng& rng) const {
     if (rng.uniform() * top <= v * v * f(psi - 0.5 * v * v)) return v;
   }
   return 0.5 * vmax;  // not reached for a DF with a finite envelope
+}
+
+EnergyMassFactor::EnergyMassFactor(double ratio, double r_light, double r_heavy,
+                                   const RadialTable& tab, const std::vector<double>& psi)
+    : ratio_(ratio), r_light_(r_light), r_heavy_(r_heavy), tab_(&tab), psi_(psi) {
+  if (!(ratio >= 1) || !(r_light > 0) || !(r_heavy > r_light) || psi.size() != tab.r().size() ||
+      psi.size() < 2)
+    fail("energy mass factor: bad ratio, radii or potential table");
+}
+
+double EnergyMassFactor::max_radius(double e) const {
+  const auto& r = tab_->r();
+  if (e >= psi_.front()) return r.front();
+  if (e <= psi_.back()) return r.back() * psi_.back() / std::max(e, 1e-300);
+  // psi descending: the first radius where psi <= e, then linear between the two points
+  const auto it = std::lower_bound(psi_.begin(), psi_.end(), e, std::greater<double>());
+  const std::size_t i = static_cast<std::size_t>(it - psi_.begin());
+  const double f = (psi_[i - 1] - e) / std::max(psi_[i - 1] - psi_[i], 1e-300);
+  return r[i - 1] + f * (r[i] - r[i - 1]);
+}
+
+double EnergyMassFactor::factor(double e) const {
+  if (ratio_ == 1) return 1;
+  const double x = std::log(max_radius(e) / r_light_) / std::log(r_heavy_ / r_light_);
+  return std::pow(ratio_, std::clamp(x, 0.0, 1.0));
 }
 
 SechSquaredSlab::SechSquaredSlab(double z0, double eps) : z0_(z0) {

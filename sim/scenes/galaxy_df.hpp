@@ -72,6 +72,32 @@ class EddingtonDf {
   double negative_ = 0;
 };
 
+/// Relative particle masses of a multi-mass sphere, rising with the orbital energy: a sphere
+/// sampled with number density ∝ f(E) / factor(E) in phase space and particle masses ∝ factor(E)
+/// keeps its mass density f(E), so it stays in equilibrium (E is an integral of motion), while
+/// the tightly bound particles, which never leave the centre, are lighter and more numerous
+/// (the multi-mass technique of Zemp, Moore, Stadel, Carollo & Madau 2008, MNRAS 386, 1543, who
+/// weight by the orbit's pericentre; here by E alone, an integral of any static potential).
+/// The energy's measure is the outermost radius an orbit of energy E can reach,
+/// r_max(E) = Ψ⁻¹(E): factor 1 for r_max <= r_light, `ratio` for r_max >= r_heavy, a power law
+/// of r_max between.
+class EnergyMassFactor {
+ public:
+  /// `psi` tabulated on `tab` (positive, decreasing outwards); ratio >= 1, r_heavy > r_light > 0
+  EnergyMassFactor(double ratio, double r_light, double r_heavy, const RadialTable& tab,
+                   const std::vector<double>& psi);
+  /// r where Ψ(r) = e (the table's first radius above Ψ(0), Keplerian beyond its last)
+  double max_radius(double e) const;
+  /// relative mass at relative energy e, in [1, ratio]
+  double factor(double e) const;
+  double ratio() const { return ratio_; }
+
+ private:
+  double ratio_, r_light_, r_heavy_;
+  const RadialTable* tab_;
+  std::vector<double> psi_;
+};
+
 /// The vertical structure of a sech²(z / z0) disk with Plummer softening ε: dimensionless
 /// tables of the slab's own vertical pull and of its Jeans integral, so that a column of surface
 /// density Σ has σ_z²(z) = 2π G Σ z0 slab_dispersion(z) from its own gravity (πGΣz0 at every z

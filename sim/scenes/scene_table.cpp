@@ -149,7 +149,15 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
         {"halo", "dark halo",
          "0: live (particles); 1: rigid Hernquist, 2: rigid NFW (an analytic field moving with "
          "each galaxy: all bodies are stars)",
-         0, 2, 0, true}},
+         0, 2, 0, true},
+        {"halo_mass_ratio", "halo mass ratio",
+         "live halo only: heaviest / lightest halo particle, masses rising with orbital energy "
+         "(the halo near the disk in more, lighter particles; 1: equal masses)",
+         1, 64, 1},
+        {"star_mass", "star particle mass",
+         "live halo only: a disk / bulge particle's mass over the equal-mass total / N (0.5: "
+         "twice the star particles, the halo the rest of N)",
+         0.25, 4, 1}},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
       {"toomre",
@@ -210,7 +218,15 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
         {"massless_stars", "massless stars",
          "rigid halo only: 1 makes the stars massless tracers of the halo's field (no "
          "self-gravity; costs O(N))",
-         0, 1, 0, true}},
+         0, 1, 0, true},
+        {"halo_mass_ratio", "halo mass ratio",
+         "live halo only: heaviest / lightest halo particle, masses rising with orbital energy "
+         "(the halo near the disk in more, lighter particles; 1: equal masses)",
+         1, 64, 1},
+        {"star_mass", "star particle mass",
+         "live halo only: a disk / bulge particle's mass over the equal-mass total / N (0.5: "
+         "twice the star particles, the halo the rest of N)",
+         0.25, 4, 1}},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
 }
 
@@ -385,6 +401,7 @@ std::string SceneParticles::summary() const {
     const ComponentParticles& c = components[i];
     os << (i ? ", " : "") << particle_label(c.component) << " " << thousands(c.count) << " × "
        << short_number(c.mass * to_msun) << " " << unit;
+    if (c.mass_ratio != 1) os << " (mean; " << c.mass_ratio << "x from lightest to heaviest)";
   }
   return os.str();
 }
