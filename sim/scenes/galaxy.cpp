@@ -479,6 +479,11 @@ void add_sphere(Bodies& b, const GalaxyTables& t, const TaperedHernquist& sphere
       sum += f;
     }
   }
+  if (!weight || weight->ratio() == 1) {  // equal masses: exactly `mass` each
+    for (std::size_t i = first; i < b.size(); ++i)
+      b.m[i] = mass;
+    return;
+  }
   const double scale = mass * static_cast<double>(count) / sum;
   for (std::size_t i = first; i < b.size(); ++i)
     b.m[i] *= scale;

@@ -127,6 +127,24 @@ std::function<Scene(const SceneParams&)> wrap(const char* name) {
   return [name](const SceneParams& sp) { return F(Params(row(name), sp)); };
 }
 
+// the particle masses of a live halo's galaxy (disk-galaxy and galaxy-collision alike)
+const SceneParamInfo kHaloMassRatio{
+    "halo_mass_ratio",
+    "halo mass ratio",
+    "live halo only: heaviest / lightest halo particle, masses rising with orbital energy (the "
+    "halo near the disk in more, lighter particles; 1: equal masses)",
+    1,
+    64,
+    1};
+const SceneParamInfo kStarMass{"star_mass",
+                               "star particle mass",
+                               "live halo only: a disk / bulge particle's mass over the "
+                               "equal-mass total / N (0.5: twice the star particles, the halo "
+                               "the rest of N)",
+                               0.25,
+                               4,
+                               1};
+
 // the galaxies: collisions, Toomre & Toomre, a disk
 void add_galaxy_rows(std::vector<SceneInfo>& t) {
   t.push_back(
@@ -150,14 +168,8 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
          "0: live (particles); 1: rigid Hernquist, 2: rigid NFW (an analytic field moving with "
          "each galaxy: all bodies are stars)",
          0, 2, 0, true},
-        {"halo_mass_ratio", "halo mass ratio",
-         "live halo only: heaviest / lightest halo particle, masses rising with orbital energy "
-         "(the halo near the disk in more, lighter particles; 1: equal masses)",
-         1, 64, 1},
-        {"star_mass", "star particle mass",
-         "live halo only: a disk / bulge particle's mass over the equal-mass total / N (0.5: "
-         "twice the star particles, the halo the rest of N)",
-         0.25, 4, 1}},
+        kHaloMassRatio,
+        kStarMass},
        wrap<scenes::make_galaxy_collision>("galaxy-collision")});
   t.push_back(
       {"toomre",
@@ -219,14 +231,8 @@ void add_galaxy_rows(std::vector<SceneInfo>& t) {
          "rigid halo only: 1 makes the stars massless tracers of the halo's field (no "
          "self-gravity; costs O(N))",
          0, 1, 0, true},
-        {"halo_mass_ratio", "halo mass ratio",
-         "live halo only: heaviest / lightest halo particle, masses rising with orbital energy "
-         "(the halo near the disk in more, lighter particles; 1: equal masses)",
-         1, 64, 1},
-        {"star_mass", "star particle mass",
-         "live halo only: a disk / bulge particle's mass over the equal-mass total / N (0.5: "
-         "twice the star particles, the halo the rest of N)",
-         0.25, 4, 1}},
+        kHaloMassRatio,
+        kStarMass},
        wrap<scenes::make_disk_galaxy>("disk-galaxy")});
 }
 
