@@ -237,7 +237,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     ev[0].record(s);
     sort_bodies();
     ev[1].record(s);
-    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta);
+    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta, cfg.bmax);
     ev[2].record(s);
     // several GPUs: this one's range of groups (every GPU built the same tree)
     u32 g0 = 0, g1 = 0;
@@ -285,7 +285,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
   void sort_bodies();
-  void build(u32 leaf, u32 gs, double theta);
+  void build(u32 leaf, u32 gs, double theta, bool bmax);
   void read_meta() const;
   void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1, bool sliced);
   template <int PER, int SPLIT>
@@ -360,7 +360,7 @@ void BarnesHutBackend<T>::sort_bodies() {
 
 // tree, groups and moments: one cooperative kernel (bh_build.cuh), nothing read back
 template <typename T>
-void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta) {
+void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax) {
   DeviceStore<T>& st = this->store();
   const std::size_t n = st.size();
   const Context& ctx = st.context();
@@ -402,6 +402,7 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta) {
                  st.positions(),
                  cube_.get(),
                  theta,
+                 bmax,
                  A_.get(),
                  M_.get(),
                  Q_.get()};

@@ -36,6 +36,7 @@ struct BuildArgs {
   const Vec4<T>* pos;
   const tree::Cube* cube;
   double theta;
+  bool bmax;  // the opening radius also bounded by the bodies' extent (bmax_opening_radius2)
   Vec4<T>*A, *M, *Q;
 };
 
@@ -133,7 +134,24 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
       tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
     }
   }
+  // the bodies' extent about the centre of mass (through the children's; massless ones pull on
+  // nothing)
+  double extent = 0;
+  for (u32 j = b; j < e; ++j) {
+    double dx, dy, dz, below = 0;
+    if (k) {
+      if (!(a.M[j].x > 0)) continue;
+      const Vec4<T> c = a.A[j];
+      dx = c.x - q.x, dy = c.y - q.y, dz = c.z - q.z;
+      below = a.Q[j].w;
+    } else {
+      const Vec4<T> p = a.pos[j];
+      dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+    }
+    extent = fmax(extent, sqrt(dx * dx + dy * dy + dz * dz) + below);
+  }
   double r2 = tree::opening_radius2(side, a.theta, q.x, q.y, q.z, cx, cy, cz);
+  if (a.bmax) r2 = tree::bmax_opening_radius2(r2, extent, a.theta);
   if (!(mass > 0)) {
     // massless bodies pull on nothing: a cell without mass is accepted by every group (its
     // subtree is never opened) and sits far away, so its pull is exactly 0
@@ -142,7 +160,7 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
   }
   a.A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
   a.M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
-  a.Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(0));
+  a.Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(extent));
 }
 
 // one warp per node of this block's chunk [c0, c1) of the level at lb: lanes 1..7 search the

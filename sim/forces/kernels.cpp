@@ -267,7 +267,13 @@ std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step) {
                       "there; on the CPU 64)"),
           choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
                          "cells act with their quadrupole moments too (more accurate at the same "
-                         "theta)")};
+                         "theta)"),
+          choice_tunable("opening", "opening", {"cell", "bmax"}, 0,
+                         "when a cell opens: cell = within its size / theta + the offset of its "
+                         "centre of mass; bmax = within the smaller of that and 1.15 x the "
+                         "distance of its farthest body from its centre of mass / theta (sparse "
+                         "cells act sooner: faster at the same median error on clustered "
+                         "bodies)")};
 }
 
 BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
@@ -276,6 +282,7 @@ BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
   c.leaf_size = row.int_value(p, "leaf_size");
   c.group_size = row.int_value(p, "group_size");
   c.quadrupole = row.int_value(p, "quadrupole") != 0;
+  c.bmax = row.int_value(p, "opening") != 0;
   c.block_size = row.find_tunable("block_size") ? row.int_value(p, "block_size") : 0;
   return c;
 }

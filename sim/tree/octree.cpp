@@ -199,11 +199,13 @@ void Octree<T>::build(int leaf_size, int threads) {
 }
 
 template <typename T>
-void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double theta, int threads) {
+void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double theta, int threads,
+                        bool bmax) {
   threads = std::max(1, threads);
   const Nodes& nd = nodes_;
   const std::size_t nn = nd.size();
   mp_.resize(nn);
+  extent_.resize(nn);
   for (std::vector<T>* v : {&cx_, &cy_, &cz_, &cm_, &qxx_, &qyy_, &qzz_, &qxy_, &qxz_, &qyz_, &r2_})
     v->resize(nn);
 
@@ -280,11 +282,23 @@ void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double t
         }
       }
       mp_[node] = q;
+      // the bodies' extent about the centre of mass (through the children's)
+      double extent = 0;
+      if (nd.is_leaf(node)) {
+        for (std::uint32_t i = b; i < e; ++i)
+          extent = std::max(extent, std::hypot(x[i] - q.x, y[i] - q.y, z[i] - q.z));
+      } else {
+        for (std::uint32_t c = c0; c < c1; ++c)
+          extent = std::max(
+              extent, std::hypot(mp_[c].x - q.x, mp_[c].y - q.y, mp_[c].z - q.z) + extent_[c]);
+      }
+      extent_[node] = extent;
 
       // opening radius from the geometric cell and the offset of the centre of mass
       double gx, gy, gz, side;
       cell_geometry(nd.prefix[node], nd.level[node], cube_, gx, gy, gz, side);
-      const double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, gx, gy, gz);
+      double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, gx, gy, gz);
+      if (bmax) r2 = tree::bmax_opening_radius2(r2, extent, theta);
       r2_[node] = r2 > double(std::numeric_limits<T>::max()) ? std::numeric_limits<T>::infinity()
                                                              : static_cast<T>(r2);
       cx_[node] = static_cast<T>(q.x);

@@ -52,8 +52,10 @@ class Octree {
   /// kMaxLevel split into their non-empty octants.
   void build(int leaf_size, int threads);
   /// The upward pass over the sorted bodies: multipoles (moments in double, stored in T) and
-  /// squared opening radii (l / theta + delta)^2 of every node.
-  void moments(const T* x, const T* y, const T* z, const T* m, double theta, int threads);
+  /// squared opening radii (l / theta + delta)^2 of every node; `bmax`: at most
+  /// bmax_opening_radius2's (the bodies' extent).
+  void moments(const T* x, const T* y, const T* z, const T* m, double theta, int threads,
+               bool bmax = false);
   /// Accelerations of the sorted bodies (times G), one traversal per group of group_size
   /// consecutive bodies; `quadrupole` adds the cells' quadrupole terms.
   TraversalWork accelerations(const T* x, const T* y, const T* z, const T* m, T G, T eps2,
@@ -97,6 +99,8 @@ class Octree {
   std::vector<std::size_t> level_begin_;  // nodes of level l are [level_begin_[l], [l + 1])
   std::vector<std::uint32_t> split_;      // 9 octant bounds per node of the level being split
   std::vector<Multipole<double>> mp_;
+  std::vector<double>
+      extent_;  // a bound of the distance of each node's bodies from its centre of mass
   // traversal copies of the multipoles in T (structure of arrays) and the opening radii
   std::vector<T> cx_, cy_, cz_, cm_, qxx_, qyy_, qzz_, qxy_, qxz_, qyz_, r2_;
   std::vector<Scratch> scratch_;

@@ -114,6 +114,18 @@ NBODY_HD_INLINE double opening_radius2(double side, double theta, double comx, d
   return r * r;
 }
 
+/// The opening radius with the bodies' extent (the `opening=bmax` criterion): the smaller of `r2`
+/// (opening_radius2) and (2 / sqrt(3) * bmax / theta)^2, where bmax bounds the distance of the
+/// cell's bodies from its centre of mass. The multipole's error is bounded by bmax / d (Salmon &
+/// Warren 1994, J. Comput. Phys. 111, 136); 2 / sqrt(3) makes the two radii agree for a cell whose
+/// bodies reach its corners (bmax = sqrt(3) / 2 l), so only cells whose bodies fill a small part
+/// of them (the sparse outskirts of clustered bodies) are accepted sooner.
+NBODY_HD_INLINE double bmax_opening_radius2(double r2, double bmax, double theta) {
+  if (!(theta > 0)) return r2;
+  const double r = 1.1547005383792515 * bmax / theta;
+  return r * r < r2 ? r * r : r2;
+}
+
 /// Squared distance from point p to the box [lo, hi] (0 inside).
 template <typename T>
 NBODY_HD_INLINE T box_distance2(T px, T py, T pz, T lox, T loy, T loz, T hix, T hiy, T hiz) {

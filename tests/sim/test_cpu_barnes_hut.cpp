@@ -110,7 +110,7 @@ struct SortedTree {
   tree::Octree<T> tree;
   std::vector<T> x, y, z, m;
 
-  SortedTree(const Bodies& b, int leaf_size, double theta, int threads) {
+  SortedTree(const Bodies& b, int leaf_size, double theta, int threads, bool bmax = false) {
     const std::size_t n = b.size();
     std::vector<T> ux(n), uy(n), uz(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -131,7 +131,7 @@ struct SortedTree {
       m[k] = static_cast<T>(b.m[perm[k]]);
     }
     tree.build(leaf_size, threads);
-    tree.moments(x.data(), y.data(), z.data(), m.data(), theta, threads);
+    tree.moments(x.data(), y.data(), z.data(), m.data(), theta, threads, bmax);
   }
 };
 
@@ -242,6 +242,54 @@ TEST(CpuBarnesHutTree, Invariants) {
       EXPECT_NEAR(root.qxx + root.qyy + root.qzz, 0, 1e-12 * scale) << "traceless";
     }
   }
+}
+
+// opening=bmax: every node's opening radius lies between the cell criterion's and 2 / sqrt(3) x
+// the true extent of its bodies about its centre of mass / theta (the bound holds); on clustered
+// bodies many cells get a smaller one
+TEST(CpuBarnesHutTree, BmaxRadiiBoundTheBodies) {
+  const double theta = 0.5;
+  for (const Bodies& b : {plummer(3000), uniform_cube(2500, 3)}) {
+    SortedTree<double> st(b, 16, theta, 2, true);
+    const tree::Nodes& nd = st.tree.nodes();
+    std::size_t smaller = 0;
+    for (std::size_t i = 0; i < nd.size(); ++i) {
+      const tree::Multipole<double>& q = st.tree.multipole(i);
+      double extent = 0, cx, cy, cz, side;
+      for (std::uint32_t k = nd.begin[i]; k < nd.begin[i] + nd.count[i]; ++k)
+        extent = std::max(extent, std::hypot(st.x[k] - q.x, st.y[k] - q.y, st.z[k] - q.z));
+      tree::cell_geometry(nd.prefix[i], nd.level[i], st.tree.cube(), cx, cy, cz, side);
+      const double cell = tree::opening_radius2(side, theta, q.x, q.y, q.z, cx, cy, cz);
+      const double r2 = st.tree.opening_radius2(i);
+      ASSERT_LE(r2, cell * (1 + 1e-12)) << "node " << i;
+      ASSERT_GE(r2, std::min(cell, std::pow(2 / std::sqrt(3.0) * extent / theta, 2)) * (1 - 1e-12))
+          << "node " << i;
+      smaller += r2 < cell * (1 - 1e-6);
+    }
+    std::printf("%zu of %zu nodes open sooner\n", smaller, nd.size());
+    EXPECT_GT(smaller, nd.size() / 2);
+  }
+}
+
+// opening=bmax on a Plummer sphere: fewer interactions than the cell criterion at the same theta,
+// the error within the quadrupole bounds of ErrorBounds (theta 0.5)
+TEST(CpuBarnesHut, BmaxOpeningWalksFewerCells) {
+  const Bodies b = plummer(8192, 2);
+  double work[2] = {0, 0};
+  for (const bool bmax : {false, true}) {
+    SimParams p = bh_params(0.5, true, Precision::Double);
+    p.tunables["opening"] = bmax ? 1 : 0;
+    const ErrorStats e = error_vs_reference(p, b, 600);
+    auto backend = make_backend(p);
+    backend->set_bodies(b);
+    backend->step(p, 1);
+    work[bmax] = backend->last_work().interactions;
+    std::printf("opening %s: median %.2e p99 %.2e, %.0f interactions a body\n",
+                bmax ? "bmax" : "cell", e.median, e.p99, work[bmax] / double(b.size()));
+    EXPECT_LE(e.median, 3e-4);
+    EXPECT_LE(e.p99, 3e-3);
+  }
+  EXPECT_LT(work[1], 0.9 * work[0]);
 }
 
 TEST(CpuBarnesHutTree, FloatTreeMatchesDoubleTreeStructure) {

@@ -50,7 +50,7 @@ class CpuBarnesHut final : public HostForceKernel<T> {
     const auto t1 = clock::now();
     tree_.build(leaf_size, threads);
     const auto t2 = clock::now();
-    tree_.moments(s.x(), s.y(), s.z(), s.m(), theta, threads);
+    tree_.moments(s.x(), s.y(), s.z(), s.m(), theta, threads, cfg.bmax);
     const auto t3 = clock::now();
     const tree::TraversalWork w =
         tree_.accelerations(s.x(), s.y(), s.z(), s.m(), G, eps2, group_size, quadrupole, s.ax(),

@@ -24,101 +24,13 @@
 #include "sim/core/scene.hpp"
 #include "sim/cuda/barnes_hut.hpp"
 #include "sim/tree/tree_math.hpp"
+#include "tests/sim/cuda/bh_test_util.hpp"
 #include "tests/sim/cuda/gpu_test_util.hpp"
 
 using namespace nbody;
 using namespace nbody::test;
 
 namespace {
-
-struct Config {
-  Precision precision = Precision::Float;
-  double theta = 0.5;
-  int leaf = 16;
-  int group = 64;
-  bool quad = true;
-};
-
-std::string config_name(const testing::TestParamInfo<Config>& info) {
-  const Config& c = info.param;
-  return std::string(precision_name(c.precision)) + "_leaf" + std::to_string(c.leaf) + "_group" +
-         std::to_string(c.group) + (c.quad ? "_quad" : "_mono");
-}
-
-SimParams bh_params(const Config& c, double softening = 0.01) {
-  SimParams p;
-  p.kernel = "barnes-hut";
-  p.precision = c.precision;
-  p.G = 1.0;
-  p.softening = softening;
-  p.dt = 1e-3;
-  p.tunables["theta"] = c.theta;
-  p.tunables["leaf_size"] = c.leaf;
-  p.tunables["group_size"] = c.group;
-  p.tunables["quadrupole"] = c.quad ? 1 : 0;
-  return p;
-}
-
-// the positions as the backend holds them (float-rounded for float)
-Bodies held_bodies(const ForceBackend& b) {
-  Bodies h;
-  b.get_bodies(h);
-  return h;
-}
-
-struct Accel {
-  std::vector<double> x, y, z;
-};
-
-Accel accelerations(ForceBackend& b, const SimParams& p) {
-  Accel a;
-  b.compute_accelerations(p, a.x, a.y, a.z);
-  return a;
-}
-
-// per-body relative errors of `a` (all bodies) at the sample `idx` against the direct sum
-struct Errors {
-  double normwise = 0, median = 0, p99 = 0, max = 0;
-  bool finite = true;
-};
-
-Errors errors_at(const Accel& a, const Bodies& held, const std::vector<std::size_t>& idx, double G,
-                 double eps) {
-  std::vector<double> rx, ry, rz;
-  reference_accelerations(held, idx, G, eps, rx, ry, rz);
-  Errors e;
-  std::vector<double> rel;
-  double num = 0, den = 0;
-  for (std::size_t k = 0; k < idx.size(); ++k) {
-    const std::size_t i = idx[k];
-    const double dx = a.x[i] - rx[k], dy = a.y[i] - ry[k], dz = a.z[i] - rz[k];
-    const double d2 = dx * dx + dy * dy + dz * dz;
-    const double r2 = rx[k] * rx[k] + ry[k] * ry[k] + rz[k] * rz[k];
-    if (!std::isfinite(d2)) e.finite = false;
-    num += d2;
-    den += r2;
-    rel.push_back(r2 > 0 ? std::sqrt(d2 / r2) : std::sqrt(d2));
-  }
-  if (rel.empty()) return e;
-  e.normwise = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  std::sort(rel.begin(), rel.end());
-  e.median = rel[rel.size() / 2];
-  e.p99 = rel[std::min(rel.size() - 1, static_cast<std::size_t>(0.99 * rel.size()))];
-  e.max = rel.back();
-  return e;
-}
-
-// the whole direct sum for small N, a sample above
-std::vector<std::size_t> check_indices(std::size_t n) {
-  return sample_indices(n, n <= 4099 ? n : 512);
-}
-
-Bodies plummer(std::size_t n, std::uint64_t seed = 7) {
-  SceneParams sp;
-  sp.n = n;
-  sp.seed = seed;
-  return make_scene("plummer", sp).bodies;
-}
 
 class BarnesHutDirect : public testing::TestWithParam<Config> {};
 
@@ -540,6 +452,51 @@ TEST(BarnesHutAccuracy, SmallGroupsWalkSmallerBoxes) {
       check_tree(*bh, b.size(), 16, pr == Precision::Float ? 1e-5 : 1e-12, group);
     }
   }
+}
+
+// opening=bmax: every cell's opening radius lies between the cell criterion's and 2 / sqrt(3) x
+// the true extent of its bodies about its centre of mass / theta (so the bound holds), and a
+// Plummer sphere walks with fewer interactions within the error bounds
+TEST(BarnesHutAccuracy, BmaxOpeningBoundsTheBodies) {
+  NBODY_REQUIRE_GPU();
+  const Bodies b = plummer(32771);
+  const auto idx = sample_indices(b.size(), 2048);
+  double per_body[2] = {0, 0};
+  for (const bool bmax : {false, true}) {
+    SCOPED_TRACE(bmax ? "bmax" : "cell");
+    const SimParams p = bh_params(Config{Precision::Double, 0.55, 16, 32, true, bmax});
+    auto bh = make_backend(p);
+    bh->set_bodies(b);
+    const Errors e = errors_at(accelerations(*bh, p), held_bodies(*bh), idx, p.G, p.softening);
+    per_body[bmax] = bh->last_work().interactions / double(b.size());
+    std::printf("opening %s: median %.2e p99 %.2e  %.0f int/body\n", bmax ? "bmax" : "cell",
+                e.median, e.p99, per_body[bmax]);
+    EXPECT_LE(e.median, 3e-4);
+    EXPECT_LE(e.p99, 2.5e-3);
+    cuda::BarnesHutTree t;
+    ASSERT_TRUE(cuda::download_barnes_hut_tree(*bh, t));
+    const Bodies held = held_bodies(*bh);
+    const tree::Cube cube{t.x0, t.y0, t.z0, t.side};
+    int smaller = 0;
+    for (std::size_t i = 0; i < t.begin.size(); ++i) {
+      if (!(t.mass[i] > 0)) continue;
+      double extent = 0, cx, cy, cz, side;
+      for (std::uint32_t k = t.begin[i]; k < t.begin[i] + t.count[i]; ++k) {
+        const std::uint32_t u = t.order[k];
+        extent = std::max(extent, std::hypot(held.x[u] - t.comx[i], held.y[u] - t.comy[i],
+                                             held.z[u] - t.comz[i]));
+      }
+      tree::cell_geometry(t.prefix[i], static_cast<int>(t.level[i]), cube, cx, cy, cz, side);
+      const double cell =
+          tree::opening_radius2(side, 0.55, t.comx[i], t.comy[i], t.comz[i], cx, cy, cz);
+      const double least = std::min(cell, std::pow(2 / std::sqrt(3.0) * extent / 0.55, 2));
+      ASSERT_LE(t.rcrit2[i], cell * (1 + 1e-9)) << "node " << i;
+      ASSERT_GE(t.rcrit2[i], (bmax ? least : cell) * (1 - 1e-9)) << "node " << i;
+      smaller += t.rcrit2[i] < cell * (1 - 1e-6);
+    }
+    if (bmax) EXPECT_GT(smaller, static_cast<int>(t.begin.size() / 4));
+  }
+  EXPECT_LT(per_body[1], 0.9 * per_body[0]);
 }
 
 // two runs from the same state agree bitwise (no float atomics; groups are independent)
