@@ -4,9 +4,11 @@
 // bytes); header flags bit 0 and bit 1 say which follow. Version 2 adds flag bit 2: the saved
 // state follows the run record (precision as u16 length + bytes, i32 GPUs, then the tunables and
 // the view as u16 count + (u16 length + key bytes, f64 value) each). A file without the state is
-// written as version 1, so older programs read it.
+// written as version 1, so older programs read it. Version 3 adds flag bit 3: the scene's viewing
+// direction (f64 yaw, f64 pitch in radians, see Scene::camera_yaw) at the very end; a file is
+// written as the lowest version that holds what it carries.
 //
-//   0 magic "NBODYBIN"   8 u32 version (1 or 2)   12 u32 flags (bit 0: names follow)   16 u64 N
+//   0 magic "NBODYBIN"   8 u32 version (1 to 3)   12 u32 flags (bit 0: names follow)   16 u64 N
 //  24 f64 G   32 f64 length_m   40 f64 mass_kg   48 f64 time_s
 //  56 f64 dt  64 f64 softening  72 f64 camera distance
 //  80 char[32] units id, length, mass, time, velocity labels (NUL-padded)
@@ -28,12 +30,13 @@ namespace nbody::io {
 namespace {
 
 constexpr char kMagic[8] = {'N', 'B', 'O', 'D', 'Y', 'B', 'I', 'N'};
-constexpr std::uint32_t kVersion = 2;  // the newest; 1 has no state flag
+constexpr std::uint32_t kVersion = 3;  // the newest; 1 has no state flag, 2 no view flag
 constexpr std::size_t kHeader = 304;
 constexpr std::size_t kBytesPerBody = 7 * 8 + 1;
 constexpr std::uint32_t kFlagNames = 1;
 constexpr std::uint32_t kFlagRun = 2;
 constexpr std::uint32_t kFlagState = 4;  // version 2
+constexpr std::uint32_t kFlagView = 8;   // version 3
 
 // a NUL-padded fixed-size label; false when it has no terminating NUL
 bool read_label(const unsigned char* p, std::size_t n, std::string& out) {
@@ -131,11 +134,12 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
   const auto version = load<std::uint32_t>(p + 8, false);
   const auto flags = load<std::uint32_t>(p + 12, false);
   const auto n64 = load<std::uint64_t>(p + 16, false);
-  if (version != 1 && version != kVersion) {
+  if (version < 1 || version > kVersion) {
     fail(source, ": unsupported binary version ", version, " (this program reads 1 to ", kVersion,
          ")");
   }
-  const std::uint32_t known = kFlagNames | kFlagRun | (version >= 2 ? kFlagState : 0);
+  const std::uint32_t known =
+      kFlagNames | kFlagRun | (version >= 2 ? kFlagState : 0) | (version >= 3 ? kFlagView : 0);
   if (flags & ~known) fail(source, ": unknown header flags 0x", std::hex, flags);
   if ((flags & kFlagState) && !(flags & kFlagRun))
     fail(source, ": header flags a saved state without a run record");
@@ -148,7 +152,7 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
   }
   const std::size_t n = static_cast<std::size_t>(n64);
   const std::size_t arrays = n * kBytesPerBody;
-  if (!(flags & (kFlagNames | kFlagRun)) && avail != arrays) {
+  if (!(flags & (kFlagNames | kFlagRun | kFlagView)) && avail != arrays) {
     fail(source, ": header says N = ", n, " bodies = ", arrays, " bytes of arrays but ", avail,
          " bytes follow the header");
   }
@@ -254,6 +258,16 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
     if (flags & kFlagState) read_state(run, take, text, src, source);
     if (opt.run) *opt.run = run;
   }
+  // the viewing direction: f64 yaw, f64 pitch (radians)
+  if (flags & kFlagView) {
+    unsigned char v[16];
+    src.read(take(16, "viewing direction", SIZE_MAX), v, 16);
+    s.camera_yaw = load<double>(v, false);
+    s.camera_pitch = load<double>(v + 8, false);
+    if (!std::isfinite(s.camera_yaw) || !std::isfinite(s.camera_pitch))
+      fail(source, ": viewing direction (yaw ", s.camera_yaw, ", pitch ", s.camera_pitch,
+           ") is not finite (radians)");
+  }
   if (off != size) fail(source, ": ", size - off, " unexpected bytes at the end");
   prog.done();
   if (s.camera_distance == 0) detail::set_defaults(s, source, opt, false, false, true);
@@ -275,10 +289,12 @@ void write_binary(std::ostream& out, const Scene& s, const std::optional<RunReco
   h.reserve(kHeader);
   h.append(kMagic, 8);
   const bool state = run && run->has_state();
-  store<std::uint32_t>(h, state ? kVersion : 1, false);
-  store<std::uint32_t>(
-      h, (b.name.empty() ? 0 : kFlagNames) | (run ? kFlagRun : 0) | (state ? kFlagState : 0),
-      false);
+  const bool view = std::isfinite(s.camera_yaw) && std::isfinite(s.camera_pitch);
+  store<std::uint32_t>(h, view ? 3 : state ? 2 : 1, false);
+  store<std::uint32_t>(h,
+                       (b.name.empty() ? 0 : kFlagNames) | (run ? kFlagRun : 0) |
+                           (state ? kFlagState : 0) | (view ? kFlagView : 0),
+                       false);
   store<std::uint64_t>(h, n, false);
   for (double v : {u.G, u.length_m, u.mass_kg, u.time_s, s.dt, s.softening, s.camera_distance}) {
     store<double>(h, v, false);
@@ -320,6 +336,10 @@ void write_binary(std::ostream& out, const Scene& s, const std::optional<RunReco
       buf += *t;
     }
     if (state) write_state(buf, *run);
+  }
+  if (view) {
+    store<double>(buf, s.camera_yaw, false);
+    store<double>(buf, s.camera_pitch, false);
   }
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
   if (!out) fail("cannot write binary (write error)");

@@ -1,5 +1,6 @@
 // Native binary: exact round trips and every kind of bad header.
 
+#include <cmath>
 #include <cstring>
 
 #include "io_test_util.hpp"
@@ -53,6 +54,31 @@ TEST(Binary, RoundTripIsExact) {
   EXPECT_EQ(r.bodies.m, s.bodies.m);
   EXPECT_EQ(r.bodies.component, s.bodies.component);
   EXPECT_TRUE(r.bodies.name.empty());
+}
+
+// the scene's viewing direction: version 3 with flag bit 3 and 16 bytes at the end; without
+// one the file stays version 1; a non-finite direction or the flag under version 2 is refused
+TEST(Binary, ViewingDirectionRoundTrips) {
+  Scene s = mixed_scene(5);
+  const std::string plain = to_bytes(s);
+  EXPECT_EQ(plain[8], 1);
+  EXPECT_TRUE(std::isnan(from_bytes(plain).camera_yaw));
+  s.camera_yaw = 2.92;
+  s.camera_pitch = -0.96;
+  std::string b = to_bytes(s);
+  ASSERT_EQ(b.size(), plain.size() + 16);
+  EXPECT_EQ(b[8], 3);
+  EXPECT_EQ(b[12], 8);
+  const Scene r = from_bytes(b);
+  EXPECT_EQ(r.camera_yaw, 2.92);
+  EXPECT_EQ(r.camera_pitch, -0.96);
+  EXPECT_EQ(r.bodies.x, s.bodies.x);
+  put_f64(b, b.size() - 8, std::nan(""));
+  EXPECT_ERROR_MENTIONS([&] { from_bytes(b, "v.bin"); }, "v.bin", "viewing direction");
+  b[8] = 2;
+  EXPECT_ERROR_MENTIONS([&] { from_bytes(b, "v.bin"); }, "v.bin", "unknown header flags");
+  EXPECT_ERROR_MENTIONS([&] { from_bytes(to_bytes(s).substr(0, b.size() - 4), "t.bin"); }, "t.bin",
+                        "truncated in the viewing direction");
 }
 
 TEST(Binary, NamesRoundTrip) {
