@@ -233,18 +233,18 @@ __global__ void __launch_bounds__(512)
       const u32 total = __shfl_sync(kFull, lincl, 31);
       bodies += total;
       for (u32 base = 0; base < total; base += 32) {
-        // lane s takes body slot base + s: r = the lane whose leaf holds it
-        const u32 slot = base + lane;
+        // lane s takes entry base + s of the leaves' bodies: r = the lane whose leaf holds it
+        const u32 entry = base + lane;
         int r = 0;
 #pragma unroll
         for (int step = 16; step > 0; step >>= 1) {
           const u32 v = __shfl_sync(kFull, lincl, r + step - 1);
-          if (v <= slot) r += step;
+          if (v <= entry) r += step;
         }
         const u32 rb = __shfl_sync(kFull, lb, r), rc = __shfl_sync(kFull, lc, r),
                   ri = __shfl_sync(kFull, lincl, r);
         const int got = static_cast<int>(min(32u, total - base));
-        if (lane < got) w.bodies[nbody + lane] = rb + slot - (ri - rc);
+        if (lane < got) w.bodies[nbody + lane] = rb + entry - (ri - rc);
         nbody += got;
         __syncwarp();
         if (nbody >= 32) {

@@ -3,7 +3,8 @@
 // 2008, MNRAS 386, 1543), so the halo's mass density in phase space stays its Eddington f(E).
 // Checked: the halo's mass is exact, its masses span the ratio, mirror pairs weigh the same,
 // the mass-weighted density is the tapered Hernquist profile in shells, the bodies near the
-// disk are lighter than the equal-mass ones, and the galaxy stays in equilibrium for 100 Myr.
+// disk are lighter than the equal-mass ones, the galaxy stays in equilibrium for 100 Myr, and
+// the galaxy collision keeps each galaxy's mass and place on the orbit.
 
 #include <gtest/gtest.h>
 
@@ -227,6 +228,45 @@ TEST(MultiMassHalo, StaysInEquilibriumFor100Myr) {
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(r1[k] / r0[k], 1.0, 0.03) << "halo Lagrangian radius " << k;
     EXPECT_NEAR(m1[k] / m0[k], 1.0, 0.04) << "mean body mass in shell " << k;
+  }
+}
+
+// the galaxy collision with a multi-mass live halo: each galaxy keeps its mass (so the orbit is
+// the same), its centre of mass and bulk velocity where the orbit puts it, and its halo's
+// masses span the ratio
+TEST(MultiMassHalo, CollisionKeepsEachGalaxysMassAndOrbit) {
+  Scene s[2];
+  for (int k = 0; k < 2; ++k) {
+    SceneParams sp;
+    sp.n = 8192;
+    sp.seed = 3;
+    sp.values = {{"halo", 0}, {"halo_mass_ratio", k ? 8.0 : 1.0}};
+    s[k] = make_scene("galaxy-collision", sp);
+  }
+  ASSERT_EQ(s[0].bodies.size(), s[1].bodies.size());
+  ASSERT_EQ(s[1].groups.size(), 2u);
+  for (std::size_t g = 0; g < 2; ++g) {
+    double m[2] = {0, 0}, c[2][6] = {}, lo = 1e300, hi = 0;
+    for (int k = 0; k < 2; ++k) {
+      const Bodies& b = s[k].bodies;
+      ASSERT_EQ(s[k].groups[g].begin, s[0].groups[g].begin);
+      ASSERT_EQ(s[k].groups[g].end, s[0].groups[g].end);
+      for (std::size_t i = s[k].groups[g].begin; i < s[k].groups[g].end; ++i) {
+        m[k] += b.m[i];
+        const double w[6] = {b.x[i], b.y[i], b.z[i], b.vx[i], b.vy[i], b.vz[i]};
+        for (int a = 0; a < 6; ++a)
+          c[k][a] += b.m[i] * w[a];
+        if (k == 1 && b.component[i] == Component::Dark) {
+          lo = std::min(lo, b.m[i]);
+          hi = std::max(hi, b.m[i]);
+        }
+      }
+    }
+    SCOPED_TRACE("galaxy " + std::to_string(g + 1));
+    EXPECT_NEAR(m[1], m[0], 1e-12 * m[0]);
+    EXPECT_NEAR(hi / lo, 8.0, 1e-9);
+    for (int a = 0; a < 6; ++a)  // kpc, then km/s
+      EXPECT_NEAR(c[1][a] / m[1], c[0][a] / m[0], 1e-9 * (a < 3 ? 100.0 : 1000.0)) << a;
   }
 }
 
