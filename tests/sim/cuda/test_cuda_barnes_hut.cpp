@@ -494,7 +494,9 @@ TEST(BarnesHutAccuracy, BmaxOpeningBoundsTheBodies) {
       ASSERT_GE(t.rcrit2[i], (bmax ? least : cell) * (1 - 1e-9)) << "node " << i;
       smaller += t.rcrit2[i] < cell * (1 - 1e-6);
     }
-    if (bmax) EXPECT_GT(smaller, static_cast<int>(t.begin.size() / 4));
+    if (bmax) {
+      EXPECT_GT(smaller, static_cast<int>(t.begin.size() / 4));
+    }
   }
   EXPECT_LT(per_body[1], 0.9 * per_body[0]);
 }
