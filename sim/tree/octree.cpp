@@ -282,15 +282,18 @@ void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double t
         }
       }
       mp_[node] = q;
-      // the bodies' extent about the centre of mass (through the children's)
+      // opening=bmax: the bodies' extent about the centre of mass (through the children's)
       double extent = 0;
-      if (nd.is_leaf(node)) {
+      const auto dist = [&q](double px, double py, double pz) {
+        return std::sqrt((px - q.x) * (px - q.x) + (py - q.y) * (py - q.y) +
+                         (pz - q.z) * (pz - q.z));
+      };
+      if (bmax && nd.is_leaf(node)) {
         for (std::uint32_t i = b; i < e; ++i)
-          extent = std::max(extent, std::hypot(x[i] - q.x, y[i] - q.y, z[i] - q.z));
-      } else {
+          extent = std::max(extent, dist(x[i], y[i], z[i]));
+      } else if (bmax) {
         for (std::uint32_t c = c0; c < c1; ++c)
-          extent = std::max(
-              extent, std::hypot(mp_[c].x - q.x, mp_[c].y - q.y, mp_[c].z - q.z) + extent_[c]);
+          extent = std::max(extent, dist(mp_[c].x, mp_[c].y, mp_[c].z) + extent_[c]);
       }
       extent_[node] = extent;
 
