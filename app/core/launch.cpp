@@ -222,7 +222,9 @@ void add_tunable_options(CLI::App& cmd, std::map<std::string, std::string>& out,
             for (const std::string& item : items)
               t->parse(item, option_name(t->key));
           } catch (const Error& e) {
-            return e.what();
+            // CLI11 puts the option's name in front itself
+            const std::string m = e.what(), named = option_name(t->key) + ": ";
+            return m.rfind(named, 0) == 0 ? m.substr(named.size()) : m;
           }
           return {};
         },

@@ -170,6 +170,16 @@ TEST_F(Cli, PhysicsEdgeCasesFail) {
   EXPECT_NE(r.out.find("NaN/Inf"), std::string::npos) << r.out;
 }
 
+// a kernel tunable's bad value: the option named once, the value and what is allowed
+TEST_F(Cli, BadTunableValueNamesTheOptionOnce) {
+  const Result r =
+      run("simulate --scene plummer -n 100 --steps 1 --kernel cpu-barnes-hut --opening foo");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--opening: 'foo' is not valid (allowed: cell, bmax)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("--opening: --opening"), std::string::npos) << r.out;
+}
+
 // a rank of several processes: what it needs is named before anything runs (the runs
 // themselves are in tests/sim/cuda/test_multigpu.cpp, on two GPUs)
 TEST_F(Cli, SeveralProcessesOptionsAreChecked) {
