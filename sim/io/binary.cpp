@@ -53,6 +53,18 @@ void write_label(std::string& out, const std::string& s, std::size_t n, const ch
   out.append(n - s.size(), '\0');
 }
 
+// the scene's viewing direction at the end (version 3, flag bit 3): f64 yaw, f64 pitch (radians)
+template <class Take>
+void read_view(Scene& s, Take& take, const detail::ByteSource& src, const std::string& source) {
+  unsigned char v[16];
+  src.read(take(16, "viewing direction", SIZE_MAX), v, 16);
+  s.camera_yaw = detail::load<double>(v, false);
+  s.camera_pitch = detail::load<double>(v + 8, false);
+  if (!std::isfinite(s.camera_yaw) || !std::isfinite(s.camera_pitch))
+    fail(source, ": viewing direction (yaw ", s.camera_yaw, ", pitch ", s.camera_pitch,
+         ") is not finite (radians)");
+}
+
 // the saved state after the run record (version 2, flag bit 2)
 template <class Take, class Text>
 void read_state(RunRecord& run, Take& take, Text& text, const detail::ByteSource& src,
@@ -258,16 +270,7 @@ Scene read_binary(const ByteSource& src, const std::string& source, const LoadOp
     if (flags & kFlagState) read_state(run, take, text, src, source);
     if (opt.run) *opt.run = run;
   }
-  // the viewing direction: f64 yaw, f64 pitch (radians)
-  if (flags & kFlagView) {
-    unsigned char v[16];
-    src.read(take(16, "viewing direction", SIZE_MAX), v, 16);
-    s.camera_yaw = load<double>(v, false);
-    s.camera_pitch = load<double>(v + 8, false);
-    if (!std::isfinite(s.camera_yaw) || !std::isfinite(s.camera_pitch))
-      fail(source, ": viewing direction (yaw ", s.camera_yaw, ", pitch ", s.camera_pitch,
-           ") is not finite (radians)");
-  }
+  if (flags & kFlagView) read_view(s, take, src, source);
   if (off != size) fail(source, ": ", size - off, " unexpected bytes at the end");
   prog.done();
   if (s.camera_distance == 0) detail::set_defaults(s, source, opt, false, false, true);
