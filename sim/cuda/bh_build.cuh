@@ -118,7 +118,13 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
     q.y = sy / mass;
     q.z = sz / mass;
   }
-  // quadrupole about the centre of mass (children: their own plus the parallel-axis term)
+  // quadrupole about the centre of mass (children: their own plus the parallel-axis term), and
+  // with bmax the bodies' extent about it (through the children's; massless ones pull on nothing)
+  double extent = 0;
+  const auto reach = [&q](const Vec4<T>& c, double below) {
+    const double dx = c.x - q.x, dy = c.y - q.y, dz = c.z - q.z;
+    return sqrt(dx * dx + dy * dy + dz * dz) + below;
+  };
   for (u32 j = b; j < e; ++j) {
     if (k) {
       const Vec4<T> c = a.A[j], mm = a.M[j], qq = a.Q[j];
@@ -129,26 +135,12 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
       q.qxz += qq.y;
       q.qyz += qq.z;
       tree::add_point_quadrupole(q, double(mm.x), c.x - q.x, c.y - q.y, c.z - q.z);
+      if (a.bmax && mm.x > 0) extent = fmax(extent, reach(c, qq.w));
     } else {
       const Vec4<T> p = a.pos[j];
       tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
+      if (a.bmax) extent = fmax(extent, reach(p, 0));
     }
-  }
-  // the bodies' extent about the centre of mass (through the children's; massless ones pull on
-  // nothing)
-  double extent = 0;
-  for (u32 j = b; j < e; ++j) {
-    double dx, dy, dz, below = 0;
-    if (k) {
-      if (!(a.M[j].x > 0)) continue;
-      const Vec4<T> c = a.A[j];
-      dx = c.x - q.x, dy = c.y - q.y, dz = c.z - q.z;
-      below = a.Q[j].w;
-    } else {
-      const Vec4<T> p = a.pos[j];
-      dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-    }
-    extent = fmax(extent, sqrt(dx * dx + dy * dy + dz * dz) + below);
   }
   double r2 = tree::opening_radius2(side, a.theta, q.x, q.y, q.z, cx, cy, cz);
   if (a.bmax) r2 = tree::bmax_opening_radius2(r2, extent, a.theta);
