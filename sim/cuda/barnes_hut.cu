@@ -483,7 +483,7 @@ template <int PER, int SPLIT, bool Quad, bool Guard>
 void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
-  auto* kernel = traverse_kernel<T, PER, SPLIT, Quad, Guard>;
+  auto* kernel = traverse_kernel<T, PER, SPLIT, Quad, Guard>();
   const int warps = block / 32;
   // the groups [g0, g1) on several GPUs; on one, as many as the build wrote (read on the device;
   // for the grid: the last build's count, at least N over the largest group)

@@ -130,11 +130,11 @@ __device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
 // group's box; an opened leaf gives its bodies; an opened internal node queues its children (if the
 // warp's queue is full, its bodies instead: exact, only slower).
 template <typename T, int PER, int SPLIT, bool Quad, bool Guard>
-__global__ void __launch_bounds__(512)
-    traverse_kernel(const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
-                    const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
-                    u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
-                    const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G) {
+__device__ __forceinline__ void traverse_groups(
+    const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
+    const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
+    u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
+    const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G) {
   const int groups = ngroups ? static_cast<int>(*ngroups) : sliced_groups;
   extern __shared__ __align__(32) unsigned char smem[];
   static_assert(SPLIT == 1 || PER == 1, "split lanes hold one body each");
@@ -277,4 +277,40 @@ __global__ void __launch_bounds__(512)
       atomicAdd(work_acc, wk);  // integers: the sum does not depend on the order
     }
   }
+}
+
+// The traversal kernels, one per precision for their register bounds. Float: at most 72
+// registers a thread (7 blocks of 128 threads an SM; blocks of up to 512, the tunable's limit,
+// fit). Under __launch_bounds__(512) ptxas chose 64 with spills for the quadrupole kernel of two
+// bodies a lane, and 79 unbounded (6 blocks); 72 was the fastest of 48-80 on the H200
+// (docs/PERFORMANCE.md, "Registers of the traversal"). Double keeps __launch_bounds__(512).
+template <int PER, int SPLIT, bool Quad, bool Guard>
+__global__ void __maxnreg__(72)
+    traverse_kernel_float(const Vec4<float>* __restrict__ pos, Vec4<float>* __restrict__ acc,
+                          TreeView<float> tv, const uint2* __restrict__ group_list,
+                          u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
+                          ull* __restrict__ work, ull* __restrict__ work_acc,
+                          const u32* __restrict__ ngroups, int sliced_groups, float eps2, float G) {
+  traverse_groups<float, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
+                                                  work, work_acc, ngroups, sliced_groups, eps2, G);
+}
+template <int PER, int SPLIT, bool Quad, bool Guard>
+__global__ void __launch_bounds__(512)
+    traverse_kernel_double(const Vec4<double>* __restrict__ pos, Vec4<double>* __restrict__ acc,
+                           TreeView<double> tv, const uint2* __restrict__ group_list,
+                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
+                           ull* __restrict__ work, ull* __restrict__ work_acc,
+                           const u32* __restrict__ ngroups, int sliced_groups, double eps2,
+                           double G) {
+  traverse_groups<double, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
+                                                   work, work_acc, ngroups, sliced_groups, eps2, G);
+}
+
+// the kernel for precision T
+template <typename T, int PER, int SPLIT, bool Quad, bool Guard>
+constexpr auto traverse_kernel() {
+  if constexpr (std::is_same_v<T, float>)
+    return traverse_kernel_float<PER, SPLIT, Quad, Guard>;
+  else
+    return traverse_kernel_double<PER, SPLIT, Quad, Guard>;
 }
