@@ -47,7 +47,7 @@ struct Targets {
 template <typename T, int PER, int NP, int SPLIT, bool Quad>
 __device__ __forceinline__ void cell_loop(const WarpLists<T>& w, int k, int j0, Targets<T, PER>& g,
                                           T eps2) {
-#pragma unroll 2
+#pragma unroll 8
   for (int j = j0; j < k; j += SPLIT) {
     const Vec4<T> s0 = w.stage[0][j];
     tree::Multipole<T> mp{s0.w, s0.x, s0.y, s0.z, T(0), T(0), T(0), T(0), T(0), T(0)};
@@ -90,7 +90,7 @@ __device__ __forceinline__ void eval_cells(WarpLists<T>& w, int k, int lane, int
 template <typename T, int PER, int NP, int SPLIT, bool Guard>
 __device__ __forceinline__ void body_loop(const WarpLists<T>& w, int k, int j0, Targets<T, PER>& g,
                                           T eps2) {
-#pragma unroll 4
+#pragma unroll 8
   for (int j = j0; j < k; j += SPLIT) {
     const Vec4<T> s = w.stage[0][j];
 #pragma unroll
