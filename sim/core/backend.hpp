@@ -111,9 +111,9 @@ struct BhConfig {
 BhConfig bh_config(const KernelInfo& row, const SimParams& p);
 /// The group size a Barnes-Hut kernel walks with for `n` bodies: `c.group_size`, or when it is 0
 /// (auto) on the GPU 16 below 131,072 bodies (two lanes a body: 7-50 % faster than 32 up to
-/// 65,536), 32 below 2,097,152 (5-21 % faster than 64 on uniform and galaxy-collision bodies up
-/// to 1M, no 3x tail on a 262,144-body Plummer sphere) and 64 from there (3-4 % faster on
-/// clustered bodies at 8.4M): docs/PERFORMANCE.md; on the CPU 64.
+/// 65,536), 32 below 1,048,576 (no 3x tail on Plummer spheres of 262,144 and 524,288 bodies) and
+/// 64 from there (8-9 % faster on clustered bodies at 1M since the traversal's register bound,
+/// 1.5 % slower on the uniform cube): docs/PERFORMANCE.md; on the CPU 64.
 int group_size_for(const BhConfig& c, std::size_t n, bool gpu);
 
 /// A typed view of a kernel's tunables that parses p.tunables again only when they change

@@ -263,7 +263,7 @@ std::vector<Tunable> bh_tunables(int min_group, int max_group, int group_step) {
                       "most bodies in a tree leaf (cells with more split into octants)"),
           int_tunable("group_size", "group size", min_group, max_group, group_step, 0,
                       "at most this many consecutive sorted bodies share one tree walk (0 = "
-                      "auto: on the GPU 16 below 131,072 bodies, 32 below 2,097,152 and 64 from "
+                      "auto: on the GPU 16 below 131,072 bodies, 32 below 1,048,576 and 64 from "
                       "there; on the CPU 64)"),
           choice_tunable("quadrupole", "quadrupole", {"off", "on"}, 1,
                          "cells act with their quadrupole moments too (more accurate at the same "
@@ -290,7 +290,7 @@ BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
 int group_size_for(const BhConfig& c, std::size_t n, bool gpu) {
   if (c.group_size > 0) return c.group_size;
   if (!gpu) return 64;
-  return n < (std::size_t{1} << 17) ? 16 : n < (std::size_t{1} << 21) ? 32 : 64;
+  return n < (std::size_t{1} << 17) ? 16 : n < (std::size_t{1} << 20) ? 32 : 64;
 }
 
 const std::vector<KernelInfo>& kernel_table() {

@@ -104,8 +104,8 @@ TEST(Layers, AutoGroupSizeFollowsN) {
   EXPECT_EQ(group_size_for(c, 1, true), 16);
   EXPECT_EQ(group_size_for(c, 131071, true), 16);
   EXPECT_EQ(group_size_for(c, 131072, true), 32);
-  EXPECT_EQ(group_size_for(c, 2097151, true), 32);
-  EXPECT_EQ(group_size_for(c, 2097152, true), 64);
+  EXPECT_EQ(group_size_for(c, 1048575, true), 32);
+  EXPECT_EQ(group_size_for(c, 1048576, true), 64);
   EXPECT_EQ(group_size_for(c, 1000, false), 64);
   EXPECT_EQ(group_size_for(c, 100000000, false), 64);
   c.group_size = 24;
