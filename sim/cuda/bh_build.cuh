@@ -146,8 +146,9 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
   if (a.bmax) r2 = tree::bmax_opening_radius2(r2, extent, a.theta);
   if (!(mass > 0)) {
     // massless bodies pull on nothing: a cell without mass is accepted by every group (its
-    // subtree is never opened) and sits far away, so its pull is exactly 0
-    q.x = q.y = q.z = 1e30;
+    // subtree is never opened) and sits far away, so its pull is exactly 0. Far, but with |d|^2
+    // finite in float (1e30 squared overflows, and cell_interact's M r^2 is then 0 * inf = NaN)
+    q.x = q.y = q.z = 1e18;
     r2 = -1;
   }
   a.A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
