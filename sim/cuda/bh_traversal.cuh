@@ -283,7 +283,8 @@ __device__ __forceinline__ void traverse_groups(
 // registers a thread (7 blocks of 128 threads an SM; blocks of up to 512, the tunable's limit,
 // fit). Under __launch_bounds__(512) ptxas chose 64 with spills for the quadrupole kernel of two
 // bodies a lane, and 79 unbounded (6 blocks); 72 was the fastest of 48-80 on the H200
-// (docs/PERFORMANCE.md, "Registers of the traversal"). Double keeps __launch_bounds__(512).
+// (docs/PERFORMANCE.md, "The traversal's registers, loops and quadrupole"). Double keeps
+// __launch_bounds__(512).
 template <int PER, int SPLIT, bool Quad, bool Guard>
 __global__ void __maxnreg__(72)
     traverse_kernel_float(const Vec4<float>* __restrict__ pos, Vec4<float>* __restrict__ acc,
