@@ -76,8 +76,12 @@ void timings_section(Viewer& v) {
   if (v.is_paused() && !st.comparing) {
     ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "simulation: paused");
   } else if (running > 0.1) {
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "simulation: %d step%s running for %.1f s",
-                       v.batch_running_steps(), v.batch_running_steps() == 1 ? "" : "s", running);
+    // wrapped: at 1,024x768 the line is wider than the panel (test_gui_layout saw it cut when a
+    // slow machine kept a batch running)
+    char line[96];
+    std::snprintf(line, sizeof line, "simulation: %d step%s running for %.1f s",
+                  v.batch_running_steps(), v.batch_running_steps() == 1 ? "" : "s", running);
+    wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1), line);
   } else {
     double ips = v.interactions_per_s();
     char line[256];
