@@ -106,6 +106,7 @@ struct BhConfig {
   int group_size = 0;  ///< 0: the kernel's choice (group_size_for())
   bool quadrupole = true;
   bool bmax = false;   ///< opening radius also bounded by the bodies' extent (bmax_opening_radius2)
+  double alpha = 0;    ///< > 0: the relative opening too (tree::relative_opening_size)
   int block_size = 0;  ///< GPU: CUDA threads per block of the traversal (0 on the CPU)
 };
 BhConfig bh_config(const KernelInfo& row, const SimParams& p);

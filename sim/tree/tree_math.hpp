@@ -20,6 +20,7 @@
 namespace nbody::tree {
 
 using std::fmax;
+using std::pow;
 using std::sqrt;
 
 /// Levels below the root: 21 bits per axis make a 63-bit key.
@@ -124,6 +125,34 @@ NBODY_HD_INLINE double bmax_opening_radius2(double r2, double bmax, double theta
   if (!(theta > 0)) return r2;
   const double r = 1.1547005383792515 * bmax / theta;
   return r * r < r2 ? r * r : r2;
+}
+
+/// The relative opening (`alpha` > 0; Springel 2005, MNRAS 364, 1105, GADGET-2's criterion, here
+/// for quadrupoles): besides the geometric test a cell acts on a group only where the bound of
+/// its multipole's error, M b^3 / d^5 (b: the bodies' extent about the centre of mass, d: the
+/// distance to the group's box), is at most alpha times the weakest pull on the group's bodies
+/// (|a|min, from a first crude pass). Written d^2 >= s * f with s = (M b^3)^(2/5) the cell's
+/// (relative_opening_size) and f = (alpha |a|min)^(-2/5) the group's (relative_group_factor).
+NBODY_HD_INLINE double relative_opening_size(double m, double bmax) {
+  return m > 0 && bmax > 0 ? pow(m * bmax * bmax * bmax, 0.4) : 0.0;
+}
+
+/// The group's factor f of relative_opening_size (see there), at most 1e30 (|a|min = 0: a cell
+/// acts only where s = 0, a massless or one-body cell).
+template <typename T>
+NBODY_HD_INLINE T relative_group_factor(T alpha, T amin) {
+  const T x = alpha * amin;
+  const T f = x > T(0) ? T(pow(x, T(-0.4))) : T(1e30);
+  return f < T(1e30) ? f : T(1e30);
+}
+
+/// The first, crude pass of the relative opening, which gives each group its |a|min: monopoles
+/// only, with every node's squared opening radius times relative_pre_scale(theta), as if theta
+/// were kRelativePreTheta (its error, a few per cent, moves |a|min by as much).
+constexpr double kRelativePreTheta = 1.4;
+NBODY_HD_INLINE double relative_pre_scale(double theta) {
+  const double s = theta / kRelativePreTheta;
+  return s < 1 ? s * s : 1.0;
 }
 
 /// Squared distance from point p to the box [lo, hi] (0 inside).
