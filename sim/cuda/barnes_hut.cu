@@ -234,17 +234,29 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     const int group = group_size_for(cfg, st.size(), true);
     const cudaStream_t s = st.context().stream;
     if (pending_ == evs_.size()) evs_.emplace_back();
-    auto& ev = evs_[pending_++];
+    auto& ev = evs_[pending_++].ev;
     ev[0].record(s);
     sort_bodies();
     ev[1].record(s);
-    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta, cfg.bmax);
+    // the relative opening: a first crude pass gives each group its weakest pull
+    const bool rel = cfg.alpha > 0 && cfg.theta > 0;
+    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta, cfg.bmax, rel);
     ev[2].record(s);
+    evs_[pending_ - 1].first_pass = rel;
     // several GPUs: this one's range of groups (every GPU built the same tree)
     u32 g0 = 0, g1 = 0;
     const bool sliced = st.parts() > 1;
     if (sliced) slice_groups(g0, g1);
-    traverse(G, eps2, group, cfg.quadrupole, cfg.block_size, g0, g1, sliced);
+    Relative<T> r{nullptr, nullptr, T(0), T(0), T(0)};
+    if (rel) {
+      amin_.reserve(std::max<std::size_t>(st.size(), 1));
+      r = {S_.get(), amin_.get() + g0, T(tree::relative_pre_scale(cfg.theta)), T(cfg.alpha),
+           T(tree::relative_strict_scale(cfg.theta))};
+      traverse(G, eps2, group, false, cfg.block_size, g0, g1, sliced, r);
+      r.pre = T(0);
+    }
+    ev[4].record(s);
+    traverse(G, eps2, group, cfg.quadrupole, cfg.block_size, g0, g1, sliced, r);
     if (sliced) count_costs(g0, g1);
     ev[3].record(s);
     work.interactions = 0;  // counted on the device, added by collect()
@@ -254,13 +266,15 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     if (pending_ == 0) return false;
     const cudaStream_t s = this->store().context().stream;
     StepWork w;
-    const char* names[3] = {"keys+sort", "build", "traversal"};
-    for (std::size_t e = 0; e < pending_; ++e)
-      for (int k = 0; k < 3; ++k) {
-        StepWork one;
-        one.phases.push_back({names[k], evs_[e][k + 1].elapsed_since(evs_[e][k])});
-        w.add(one);
-      }
+    for (std::size_t e = 0; e < pending_; ++e) {
+      const auto& ev = evs_[e].ev;
+      StepWork one;
+      one.phases.push_back({"keys+sort", ev[1].elapsed_since(ev[0])});
+      one.phases.push_back({"build", ev[2].elapsed_since(ev[1])});
+      if (evs_[e].first_pass) one.phases.push_back({"first pass", ev[4].elapsed_since(ev[2])});
+      one.phases.push_back({"traversal", ev[3].elapsed_since(ev[4])});
+      w.add(one);
+    }
     pending_ = 0;
     ull total = 0;
     work_acc_.download(&total, 1, s);
@@ -286,13 +300,16 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
   void sort_bodies();
-  void build(u32 leaf, u32 gs, double theta, bool bmax);
+  void build(u32 leaf, u32 gs, double theta, bool bmax, bool rel);
   void read_meta() const;
-  void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1, bool sliced);
+  void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1, bool sliced,
+                const Relative<T>& rel);
   template <int PER, int SPLIT>
-  void launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0, u32 g1, bool sliced);
+  void launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0, u32 g1, bool sliced,
+                    const Relative<T>& rel);
   template <int PER, int SPLIT, bool Quad, bool Guard>
-  void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced);
+  void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced,
+                        const Relative<T>& rel);
   void slice_groups(u32& g0, u32& g1);
   void count_costs(u32 g0, u32 g1);
 
@@ -305,6 +322,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   DeviceBuffer<u64> prefix_;
   DeviceBuffer<u32> scan_, bnd_, group_n_, block_sum_;
   DeviceBuffer<V4> A_, M_, Q_;
+  DeviceBuffer<T> S_, amin_;  // the relative opening: each node's size, each group's |a|min
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<BuildMeta> meta_;
   std::size_t cap_ = 0;  // nodes the arrays hold (grown by collect())
@@ -320,7 +338,13 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   DeviceBuffer<ull> group_work_, work_acc_;
   DeviceBuffer<u64> group_keys_in_, group_keys_;
   DeviceBuffer<u32> cut_, cut_group_;
-  std::vector<std::array<Event, 4>> evs_;  // per force evaluation since the last collect()
+  // per force evaluation since the last collect(): start, sorted, built, traversed, and the
+  // relative opening's first pass done (or skipped)
+  struct Timing {
+    std::array<Event, 5> ev;
+    bool first_pass = false;
+  };
+  std::vector<Timing> evs_;
   std::size_t pending_ = 0;
 };
 
@@ -361,7 +385,7 @@ void BarnesHutBackend<T>::sort_bodies() {
 
 // tree, groups and moments: one cooperative kernel (bh_build.cuh), nothing read back
 template <typename T>
-void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax) {
+void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool rel) {
   DeviceStore<T>& st = this->store();
   const std::size_t n = st.size();
   const Context& ctx = st.context();
@@ -374,6 +398,7 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax) {
   A_.reserve(cap_);
   M_.reserve(cap_);
   Q_.reserve(cap_);
+  if (rel) S_.reserve(cap_);
   groups_.reserve(n);
   meta_.reserve(1);
   if (build_n_ != static_cast<int>(n)) {
@@ -406,7 +431,8 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax) {
                  bmax,
                  A_.get(),
                  M_.get(),
-                 Q_.get()};
+                 Q_.get(),
+                 rel ? S_.get() : nullptr};
   void* args[] = {&a};
   NBODY_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(build_kernel<T>),
                                                dim3(build_blocks_), dim3(kBlock), args, 0,
@@ -481,7 +507,8 @@ void BarnesHutBackend<T>::count_costs(u32 g0, u32 g1) {
 
 template <typename T>
 template <int PER, int SPLIT, bool Quad, bool Guard>
-void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced) {
+void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced,
+                                           const Relative<T>& rel) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
   auto* kernel = traverse_kernel<T, PER, SPLIT, Quad, Guard>();
@@ -515,35 +542,35 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
          st.positions(), st.accelerations(), tv, groups_.get() + g0, queues_.get(), qcap,
          counter_.get(), group_work_.get(), work_acc_.get(), ngroups, static_cast<int>(g1 - g0),
-         eps2, G);
+         eps2, G, rel);
 }
 
 template <typename T>
 template <int PER, int SPLIT>
 void BarnesHutBackend<T>::launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0,
-                                       u32 g1, bool sliced) {
+                                       u32 g1, bool sliced, const Relative<T>& rel) {
   if (quad)
-    guard ? launch_traversal<PER, SPLIT, true, true>(G, eps2, block, g0, g1, sliced)
-          : launch_traversal<PER, SPLIT, true, false>(G, eps2, block, g0, g1, sliced);
+    guard ? launch_traversal<PER, SPLIT, true, true>(G, eps2, block, g0, g1, sliced, rel)
+          : launch_traversal<PER, SPLIT, true, false>(G, eps2, block, g0, g1, sliced, rel);
   else
-    guard ? launch_traversal<PER, SPLIT, false, true>(G, eps2, block, g0, g1, sliced)
-          : launch_traversal<PER, SPLIT, false, false>(G, eps2, block, g0, g1, sliced);
+    guard ? launch_traversal<PER, SPLIT, false, true>(G, eps2, block, g0, g1, sliced, rel)
+          : launch_traversal<PER, SPLIT, false, false>(G, eps2, block, g0, g1, sliced, rel);
 }
 
 // one instantiation per (bodies per lane, lanes per body, quadrupole, guard): groups of 64 hold
 // two bodies a lane, of 8 or 16 four or two lanes a body, of up to 32 (or 40-56) one
 template <typename T>
 void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1,
-                                   bool sliced) {
+                                   bool sliced, const Relative<T>& rel) {
   const bool guard = needs_guard(eps2);
   if (group > 32)
-    launch_split<2, 1>(G, eps2, quad, guard, block, g0, g1, sliced);
+    launch_split<2, 1>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
   else if (group == 16)
-    launch_split<1, 2>(G, eps2, quad, guard, block, g0, g1, sliced);
+    launch_split<1, 2>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
   else if (group == 8)
-    launch_split<1, 4>(G, eps2, quad, guard, block, g0, g1, sliced);
+    launch_split<1, 4>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
   else
-    launch_split<1, 1>(G, eps2, quad, guard, block, g0, g1, sliced);
+    launch_split<1, 1>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
 }
 
 template <typename T>
@@ -597,6 +624,9 @@ bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
     out.group_begin[i] = g[i].x;
     out.group_count[i] = g[i].y;
   }
+  std::vector<ull> gw(ngroups_);
+  group_work_.download(gw.data(), ngroups_, s);
+  out.group_work.assign(gw.begin(), gw.end());
   tree::Cube c;
   cube_.download(&c, 1, s);
   out.sorted_levels = built_levels_;

@@ -23,7 +23,9 @@ struct BarnesHutTree {
   int sorted_levels = 21;  ///< the deepest level (its leaves may hold more than a leaf)
   std::vector<std::uint32_t> order;  ///< stored body k is the user's body order[k]
   std::vector<std::uint32_t> group_begin, group_count;  ///< the traversal's groups of bodies
-  double x0 = 0, y0 = 0, z0 = 0, side = 0;              ///< the bounding cube
+  /// each group's interactions (its bodies x its cells and bodies; one GPU)
+  std::vector<std::uint64_t> group_work;
+  double x0 = 0, y0 = 0, z0 = 0, side = 0;  ///< the bounding cube
 };
 
 /// Downloads the tree of the last force evaluation of `b`; false when `b` is not a `barnes-hut`

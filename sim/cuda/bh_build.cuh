@@ -38,6 +38,7 @@ struct BuildArgs {
   double theta;
   bool bmax;  // the opening radius also bounded by the bodies' extent (bmax_opening_radius2)
   Vec4<T>*A, *M, *Q;
+  T* S;  // the relative opening (alpha > 0): each node's relative_opening_size, else null
 };
 
 using BlockScanU = cub::BlockScan<u32, kBlock>;
@@ -119,7 +120,9 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
     q.z = sz / mass;
   }
   // quadrupole about the centre of mass (children: their own plus the parallel-axis term), and
-  // with bmax the bodies' extent about it (through the children's; massless ones pull on nothing)
+  // with bmax or the relative opening the bodies' extent about it (through the children's;
+  // massless ones pull on nothing)
+  const bool ext = a.bmax || a.S;
   double extent = 0;
   const auto reach = [&q](const Vec4<T>& c, double below) {
     const double dx = c.x - q.x, dy = c.y - q.y, dz = c.z - q.z;
@@ -135,11 +138,11 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
       q.qxz += qq.y;
       q.qyz += qq.z;
       tree::add_point_quadrupole(q, double(mm.x), c.x - q.x, c.y - q.y, c.z - q.z);
-      if (a.bmax && mm.x > 0) extent = fmax(extent, reach(c, qq.w));
+      if (ext && mm.x > 0) extent = fmax(extent, reach(c, qq.w));
     } else {
       const Vec4<T> p = a.pos[j];
       tree::add_point_quadrupole(q, double(p.w), p.x - q.x, p.y - q.y, p.z - q.z);
-      if (a.bmax) extent = fmax(extent, reach(p, 0));
+      if (ext) extent = fmax(extent, reach(p, 0));
     }
   }
   double r2 = tree::opening_radius2(side, a.theta, q.x, q.y, q.z, cx, cy, cz);
@@ -154,6 +157,7 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
   a.A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
   a.M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
   a.Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(extent));
+  if (a.S) a.S[node] = T(mass > 0 ? tree::relative_opening_size(mass, extent) : 0.0);
 }
 
 // one warp per node of this block's chunk [c0, c1) of the level at lb: lanes 1..7 search the

@@ -21,6 +21,20 @@ struct TreeView {
   const Vec4<T>*A, *M, *Q;
 };
 
+// The relative opening (alpha > 0, tree::relative_opening_size): a first pass (pre > 0:
+// monopoles, every node's opening radius^2 times pre) writes each group's |a|min (without G) to
+// amin; the second accepts a cell only where it also lies beyond s[node] * the group's factor or
+// beyond its opening radius^2 times strict (tree::relative_strict_scale). s null: the geometric
+// test alone (pre 0).
+template <typename T>
+struct Relative {
+  const T* s;
+  T* amin;  // per group of the launch's list
+  T pre;
+  T alpha;
+  T strict;
+};
+
 __device__ __forceinline__ u32 lanemask_lt() {
   u32 m;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
@@ -134,7 +148,8 @@ __device__ __forceinline__ void traverse_groups(
     const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
     u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
-    const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G) {
+    const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G, Relative<T> rel) {
+  const bool pre = rel.pre > T(0);
   const int groups = ngroups ? static_cast<int>(*ngroups) : sliced_groups;
   extern __shared__ __align__(32) unsigned char smem[];
   static_assert(SPLIT == 1 || PER == 1, "split lanes hold one body each");
@@ -175,6 +190,10 @@ __device__ __forceinline__ void traverse_groups(
         hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
       }
 
+    // the relative opening's factor of this group; the first pass's looser radii
+    const T f = rel.s && !pre ? tree::relative_group_factor(rel.alpha, rel.amin[grp]) : T(0);
+    const T rscale = pre ? rel.pre : T(1);
+
     // breadth-first walk from the root
     if (lane == 0) q[0] = 0;
     __syncwarp();
@@ -190,8 +209,10 @@ __device__ __forceinline__ void traverse_groups(
       u32 k = 0;
       if (valid) {
         const Vec4<T> a = tv.A[node];
-        accept =
-            tree::box_distance2<T>(a.x, a.y, a.z, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]) > a.w;
+        const T d2 =
+            tree::box_distance2<T>(a.x, a.y, a.z, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+        accept = d2 > a.w * rscale;
+        if (accept && f > T(0)) accept = d2 > rel.s[node] * f || d2 > a.w * rel.strict;
         if (!accept) {
           k = tv.nchild[node];
           open = k > 0;
@@ -265,11 +286,23 @@ __device__ __forceinline__ void traverse_groups(
       }
     }
 
+    if (pre) {
+      // the first pass: the group's weakest pull
+      T m2 = T(1e30);
 #pragma unroll
-    for (int p = 0; p < PER; ++p) {
-      const int i = p * 32 + slot;
-      if (j0 == 0 && i < gn)
-        acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+      for (int p = 0; p < PER; ++p)
+        if (p * 32 + slot < gn)
+          m2 = fmin(m2, g.ax[p] * g.ax[p] + g.ay[p] * g.ay[p] + g.az[p] * g.az[p]);
+      for (int o = 16; o > 0; o >>= 1)
+        m2 = fmin(m2, __shfl_xor_sync(kFull, m2, o));
+      if (lane == 0) rel.amin[grp] = sqrt(m2);
+    } else {
+#pragma unroll
+      for (int p = 0; p < PER; ++p) {
+        const int i = p * 32 + slot;
+        if (j0 == 0 && i < gn)
+          acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+      }
     }
     if (lane == 0) {
       const ull wk = static_cast<ull>(gn) * (cells + bodies);
@@ -291,9 +324,11 @@ __global__ void __maxnreg__(72)
                           TreeView<float> tv, const uint2* __restrict__ group_list,
                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                           ull* __restrict__ work, ull* __restrict__ work_acc,
-                          const u32* __restrict__ ngroups, int sliced_groups, float eps2, float G) {
+                          const u32* __restrict__ ngroups, int sliced_groups, float eps2, float G,
+                          Relative<float> rel) {
   traverse_groups<float, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
-                                                  work, work_acc, ngroups, sliced_groups, eps2, G);
+                                                  work, work_acc, ngroups, sliced_groups, eps2, G,
+                                                  rel);
 }
 template <int PER, int SPLIT, bool Quad, bool Guard>
 __global__ void __launch_bounds__(512)
@@ -302,9 +337,10 @@ __global__ void __launch_bounds__(512)
                            u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                            ull* __restrict__ work, ull* __restrict__ work_acc,
                            const u32* __restrict__ ngroups, int sliced_groups, double eps2,
-                           double G) {
+                           double G, Relative<double> rel) {
   traverse_groups<double, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
-                                                   work, work_acc, ngroups, sliced_groups, eps2, G);
+                                                   work, work_acc, ngroups, sliced_groups, eps2, G,
+                                                   rel);
 }
 
 // the kernel for precision T

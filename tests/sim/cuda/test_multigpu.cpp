@@ -153,19 +153,25 @@ TEST(MultiGpu, BarnesHutSameTreeSameResult) {
   sp.n = 50000;
   sp.seed = 5;
   const Bodies b = make_scene("plummer", sp).bodies;
-  for (const Precision pr : {Precision::Float, Precision::Double}) {
-    SimParams p1 = params_of("barnes-hut", pr, 1), p2 = params_of("barnes-hut", pr, 2);
-    double w1 = 0, w2 = 0;
-    const Accel one = accelerations(p1, b, &w1), two = accelerations(p2, b, &w2);
-    const std::string what = std::string("barnes-hut ") + precision_name(pr);
-    EXPECT_EQ(first_difference(one.x, two.x), -1) << what;
-    EXPECT_EQ(first_difference(one.y, two.y), -1) << what;
-    EXPECT_EQ(first_difference(one.z, two.z), -1) << what;
-    // every group traversed once, on one GPU or the other
-    EXPECT_EQ(w1, w2) << what;
-    // steps: the bodies are re-sorted each step and the slices move with the counted work
-    expect_same_bodies(advanced(p1, b, 2, 4), advanced(p2, b, 2, 4), what + " steps");
-  }
+  // the default opening, and the relative one (its first pass on each GPU's groups)
+  for (const double alpha : {0.0, 0.003})
+    for (const Precision pr : {Precision::Float, Precision::Double}) {
+      SimParams p1 = params_of("barnes-hut", pr, 1), p2 = params_of("barnes-hut", pr, 2);
+      if (alpha > 0)
+        for (SimParams* p : {&p1, &p2})
+          p->tunables["theta"] = 1.0, p->tunables["alpha"] = alpha;
+      double w1 = 0, w2 = 0;
+      const Accel one = accelerations(p1, b, &w1), two = accelerations(p2, b, &w2);
+      const std::string what =
+          std::string("barnes-hut ") + precision_name(pr) + (alpha > 0 ? " alpha" : "");
+      EXPECT_EQ(first_difference(one.x, two.x), -1) << what;
+      EXPECT_EQ(first_difference(one.y, two.y), -1) << what;
+      EXPECT_EQ(first_difference(one.z, two.z), -1) << what;
+      // every group traversed once, on one GPU or the other
+      EXPECT_EQ(w1, w2) << what;
+      // steps: the bodies are re-sorted each step and the slices move with the counted work
+      expect_same_bodies(advanced(p1, b, 2, 4), advanced(p2, b, 2, 4), what + " steps");
+    }
 }
 
 TEST(MultiGpu, InteropOutputOnTheFirstGpu) {
