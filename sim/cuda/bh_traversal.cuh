@@ -135,6 +135,39 @@ __device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
   __syncwarp();
 }
 
+// the end of a group's walk: lanes that share a body add their sums; then the accelerations
+// (times G) into acc, or on the relative opening's first pass the group's weakest pull (no G)
+template <typename T, int PER, int SPLIT>
+__device__ __forceinline__ void finish_group(Targets<T, PER>& g, int gn, int lane, int slot, int j0,
+                                             int grp, Vec4<T>* __restrict__ acc, T G, bool pre,
+                                             T* __restrict__ amin) {
+  constexpr int kSpan = 32 / SPLIT;
+  if constexpr (SPLIT > 1) {
+#pragma unroll
+    for (int o = kSpan; o < 32; o <<= 1) {
+      g.ax[0] += __shfl_xor_sync(kFull, g.ax[0], o);
+      g.ay[0] += __shfl_xor_sync(kFull, g.ay[0], o);
+      g.az[0] += __shfl_xor_sync(kFull, g.az[0], o);
+    }
+  }
+  if (pre) {
+    T m2 = T(1e30);
+#pragma unroll
+    for (int p = 0; p < PER; ++p)
+      if (p * 32 + slot < gn)
+        m2 = fmin(m2, g.ax[p] * g.ax[p] + g.ay[p] * g.ay[p] + g.az[p] * g.az[p]);
+    for (int o = 16; o > 0; o >>= 1)
+      m2 = fmin(m2, __shfl_xor_sync(kFull, m2, o));
+    if (lane == 0) amin[grp] = sqrt(m2);
+    return;
+  }
+#pragma unroll
+  for (int p = 0; p < PER; ++p) {
+    const int i = p * 32 + slot;
+    if (j0 == 0 && i < gn) acc[i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+  }
+}
+
 // One warp per group of at most 32 * PER / SPLIT consecutive sorted bodies (groups taken from a
 // counter by resident warps; how many: *ngroups as the build wrote it, or the slice's count). With
 // SPLIT > 1 (small groups, PER = 1) SPLIT lanes hold each body and share its lists: lane l takes
@@ -277,33 +310,7 @@ __device__ __forceinline__ void traverse_groups(
     }
     if (ncell > 0) eval_cells<T, PER, SPLIT, Quad>(w, ncell, lane, j0, tv, g, eps2, both);
     if (nbody > 0) eval_bodies<T, PER, SPLIT, Guard>(w, nbody, lane, j0, pos, g, eps2, both);
-    if constexpr (SPLIT > 1) {
-#pragma unroll
-      for (int o = kSpan; o < 32; o <<= 1) {
-        g.ax[0] += __shfl_xor_sync(kFull, g.ax[0], o);
-        g.ay[0] += __shfl_xor_sync(kFull, g.ay[0], o);
-        g.az[0] += __shfl_xor_sync(kFull, g.az[0], o);
-      }
-    }
-
-    if (pre) {
-      // the first pass: the group's weakest pull
-      T m2 = T(1e30);
-#pragma unroll
-      for (int p = 0; p < PER; ++p)
-        if (p * 32 + slot < gn)
-          m2 = fmin(m2, g.ax[p] * g.ax[p] + g.ay[p] * g.ay[p] + g.az[p] * g.az[p]);
-      for (int o = 16; o > 0; o >>= 1)
-        m2 = fmin(m2, __shfl_xor_sync(kFull, m2, o));
-      if (lane == 0) rel.amin[grp] = sqrt(m2);
-    } else {
-#pragma unroll
-      for (int p = 0; p < PER; ++p) {
-        const int i = p * 32 + slot;
-        if (j0 == 0 && i < gn)
-          acc[i0 + i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
-      }
-    }
+    finish_group<T, PER, SPLIT>(g, gn, lane, slot, j0, grp, acc + i0, G, pre, rel.amin);
     if (lane == 0) {
       const ull wk = static_cast<ull>(gn) * (cells + bodies);
       work[grp] = wk;
