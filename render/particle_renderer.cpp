@@ -27,6 +27,7 @@ bool ParticleRenderer::resize(std::size_t n) {
   speeds_ = Buffer::create();
   components_ = Buffer::create();
   looks_ = Buffer::create();
+  runs_.clear();
   std::size_t m = n > 0 ? n : 1;
   std::vector<float> no_looks(4 * m, 0.0f);
   glNamedBufferData(looks_.id(), static_cast<GLsizeiptr>(m * 4 * sizeof(float)), no_looks.data(),
@@ -54,6 +55,7 @@ void ParticleRenderer::upload_speeds(const float* speed, std::size_t n) {
 }
 void ParticleRenderer::upload_components(const float* component, std::size_t n) {
   glNamedBufferSubData(components_.id(), 0, static_cast<GLsizeiptr>(n * sizeof(float)), component);
+  runs_ = n == n_ ? component_runs(component, n) : std::vector<ComponentRun>{};
 }
 
 void ParticleRenderer::upload_body_looks(const float* rgbs, std::size_t n) {
@@ -87,7 +89,13 @@ void ParticleRenderer::draw(const glm::mat4& view, const glm::mat4& proj, float 
   glBlendFunc(GL_ONE, GL_ONE);
   glUseProgram(program_.id());
   glBindVertexArray(vao_.id());
-  glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n_));
+  // only the shown components' runs (a hidden one would cost a vertex a body for nothing)
+  const DrawRanges r = shown_ranges(runs_, s.component_gain);
+  if (r.all)
+    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n_));
+  else if (!r.first.empty())
+    glMultiDrawArrays(GL_POINTS, r.first.data(), r.count.data(),
+                      static_cast<GLsizei>(r.first.size()));
   glBindVertexArray(0);
   glUseProgram(0);
   glDepthMask(GL_TRUE);

@@ -4,10 +4,12 @@
 // through interop; the component buffer is uploaded once per scene.
 
 #include <cstddef>
+#include <vector>
 
 #include <glm/glm.hpp>
 
 #include "render/distance_scale.hpp"
+#include "render/draw_ranges.hpp"
 #include "render/gl_objects.hpp"
 
 namespace nbody::render {
@@ -41,7 +43,8 @@ class ParticleRenderer {
   void upload_positions(const float* xyzm, std::size_t n);
   /// Uploads n speeds.
   void upload_speeds(const float* speed, std::size_t n);
-  /// Uploads n component indices (as floats).
+  /// Uploads n component indices (as floats); draw() then submits only the runs of bodies whose
+  /// component is shown (draw_ranges.hpp).
   void upload_components(const float* component, std::size_t n);
   /// Uploads n float4 (r, g, b, diameter in pixels at an 800-pixel-high view; 0: the style's
   /// size) used by ColorMode::Body.
@@ -59,6 +62,7 @@ class ParticleRenderer {
   VertexArray vao_;
   Buffer positions_, speeds_, components_, looks_;
   std::size_t n_ = 0;
+  std::vector<ComponentRun> runs_;  // of the uploaded components (empty: draw every body)
 };
 
 }  // namespace nbody::render
