@@ -21,6 +21,13 @@ int threads_for(std::size_t items, std::size_t min_items, int threads) {
   return items >= min_items ? threads : 1;
 }
 
+// a non-negative double in T: beyond T's range +inf (never passes a test d^2 > v)
+template <typename T>
+T to_t(double v) {
+  return v > double(std::numeric_limits<T>::max()) ? std::numeric_limits<T>::infinity()
+                                                   : static_cast<T>(v);
+}
+
 }  // namespace
 
 template <typename T>
@@ -200,7 +207,7 @@ void Octree<T>::build(int leaf_size, int threads) {
 
 template <typename T>
 void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double theta, int threads,
-                        bool bmax) {
+                        bool bmax, double alpha) {
   threads = std::max(1, threads);
   const Nodes& nd = nodes_;
   const std::size_t nn = nd.size();
@@ -208,6 +215,12 @@ void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double t
   extent_.resize(nn);
   for (std::vector<T>* v : {&cx_, &cy_, &cz_, &cm_, &qxx_, &qyy_, &qzz_, &qxy_, &qxz_, &qyz_, &r2_})
     v->resize(nn);
+  // the relative opening needs every node's extent, whatever the opening radius
+  relative_ = alpha > 0 && theta > 0;
+  alpha_ = relative_ ? alpha : 0;
+  pre_scale_ = static_cast<T>(relative_pre_scale(theta));
+  rel_.resize(relative_ ? nn : 0);
+  const bool need_extent = bmax || relative_;
 
   // from the deepest level up: leaves from their bodies, other nodes from their children
   for (std::size_t level = level_begin_.size() - 1; level-- > 0;) {
@@ -282,28 +295,29 @@ void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double t
         }
       }
       mp_[node] = q;
-      // opening=bmax: the bodies' extent about the centre of mass (through the children's)
+      // opening=bmax and the relative opening: the bodies' extent about the centre of mass
+      // (through the children's)
       double extent = 0;
       const auto dist = [&q](double px, double py, double pz) {
         return std::sqrt((px - q.x) * (px - q.x) + (py - q.y) * (py - q.y) +
                          (pz - q.z) * (pz - q.z));
       };
-      if (bmax && nd.is_leaf(node)) {
+      if (need_extent && nd.is_leaf(node)) {
         for (std::uint32_t i = b; i < e; ++i)
           extent = std::max(extent, dist(x[i], y[i], z[i]));
-      } else if (bmax) {
+      } else if (need_extent) {
         for (std::uint32_t c = c0; c < c1; ++c)
           extent = std::max(extent, dist(mp_[c].x, mp_[c].y, mp_[c].z) + extent_[c]);
       }
       extent_[node] = extent;
+      if (relative_) rel_[node] = to_t<T>(relative_opening_size(q.m, extent));
 
       // opening radius from the geometric cell and the offset of the centre of mass
       double gx, gy, gz, side;
       cell_geometry(nd.prefix[node], nd.level[node], cube_, gx, gy, gz, side);
       double r2 = tree::opening_radius2(side, theta, q.x, q.y, q.z, gx, gy, gz);
       if (bmax) r2 = tree::bmax_opening_radius2(r2, extent, theta);
-      r2_[node] = r2 > double(std::numeric_limits<T>::max()) ? std::numeric_limits<T>::infinity()
-                                                             : static_cast<T>(r2);
+      r2_[node] = to_t<T>(r2);
       cx_[node] = static_cast<T>(q.x);
       cy_[node] = static_cast<T>(q.y);
       cz_[node] = static_cast<T>(q.z);
@@ -333,6 +347,33 @@ struct ListView {
   std::size_t nb;
   const T *bx, *by, *bz, *bm;
 };
+
+// n rounded up to whole lanes
+template <typename T>
+constexpr std::size_t padded(std::size_t n) {
+  return (n + kLanes<T> - 1) / kLanes<T> * kLanes<T>;
+}
+
+// the lists gathered in scratch s (Octree::gather(), which returned nb), padded to whole lanes
+template <typename T, typename Scratch>
+ListView<T> list_view(const Scratch& s, std::size_t nb) {
+  return {padded<T>(s.cells.size()),
+          s.cx.data(),
+          s.cy.data(),
+          s.cz.data(),
+          s.cm.data(),
+          s.qxx.data(),
+          s.qyy.data(),
+          s.qzz.data(),
+          s.qxy.data(),
+          s.qxz.data(),
+          s.qyz.data(),
+          padded<T>(nb),
+          s.bx.data(),
+          s.by.data(),
+          s.bz.data(),
+          s.bm.data()};
+}
 
 // sums kLanes lanes in a fixed order
 template <typename T>
@@ -429,6 +470,97 @@ EvaluateFn<T, Quad> evaluate_group() {
 }  // namespace
 
 template <typename T>
+void Octree<T>::walk(const GroupBox& g, T scale, bool relative, T factor, Scratch& s) const {
+  // from the root: accept far cells, list the bodies of near leaves, open the rest; a cell
+  // holding one of the group's own bodies is always opened (matters for theta > 1.15)
+  const Nodes& nd = nodes_;
+  s.cells.clear();
+  s.leaves.clear();
+  s.stack.clear();
+  s.stack.push_back(0);
+  while (!s.stack.empty()) {
+    const std::uint32_t node = s.stack.back();
+    s.stack.pop_back();
+    const std::uint32_t b = nd.begin[node], e = b + nd.count[node];
+    const bool holds_group = b < g.g1 && g.g0 < e;
+    // massless bodies pull on nothing: a cell without mass is skipped whole
+    if (!(cm_[node] > T(0))) continue;
+    bool accept = false;
+    if (!holds_group) {
+      const T d2 = box_distance2<T>(cx_[node], cy_[node], cz_[node], g.lox, g.loy, g.loz, g.hix,
+                                    g.hiy, g.hiz);
+      // the geometric test, and the relative one where asked
+      accept = d2 > r2_[node] * scale;
+      if (accept && relative) accept = d2 > rel_[node] * factor;
+    }
+    if (accept) {
+      s.cells.push_back(node);
+    } else if (nd.is_leaf(node)) {
+      s.leaves.push_back(node);
+    } else {
+      // children pushed last-first so that they are visited in octant order
+      const std::uint32_t c0 = nd.first_child[node];
+      for (std::uint32_t c = c0 + nd.child_count[node]; c-- > c0;)
+        s.stack.push_back(c);
+    }
+  }
+}
+
+template <typename T>
+std::size_t Octree<T>::gather(const T* x, const T* y, const T* z, const T* m, bool quadrupole,
+                              Scratch& s) const {
+  const Nodes& nd = nodes_;
+  // the cells, padded to whole lanes with massless copies of the first
+  const std::size_t nc = s.cells.size();
+  const std::size_t ncp = padded<T>(nc);
+  for (std::vector<T>* v :
+       {&s.cx, &s.cy, &s.cz, &s.cm, &s.qxx, &s.qyy, &s.qzz, &s.qxy, &s.qxz, &s.qyz})
+    if (v->size() < ncp) v->resize(ncp);
+  for (std::size_t k = 0; k < ncp; ++k) {
+    const std::uint32_t c = s.cells[k < nc ? k : 0];
+    const bool real = k < nc;
+    s.cx[k] = cx_[c];
+    s.cy[k] = cy_[c];
+    s.cz[k] = cz_[c];
+    s.cm[k] = real ? cm_[c] : T(0);
+    if (!quadrupole) continue;
+    s.qxx[k] = real ? qxx_[c] : T(0);
+    s.qyy[k] = real ? qyy_[c] : T(0);
+    s.qzz[k] = real ? qzz_[c] : T(0);
+    s.qxy[k] = real ? qxy_[c] : T(0);
+    s.qxz[k] = real ? qxz_[c] : T(0);
+    s.qyz[k] = real ? qyz_[c] : T(0);
+  }
+  // the bodies of the opened leaves that have mass (massless ones are not sources)
+  std::size_t nb = 0;
+  for (const std::uint32_t leaf : s.leaves)
+    nb += nd.count[leaf];
+  const std::size_t nbp = padded<T>(nb);
+  for (std::vector<T>* v : {&s.bx, &s.by, &s.bz, &s.bm})
+    if (v->size() < nbp) v->resize(nbp);
+  std::size_t k = 0;
+  for (const std::uint32_t leaf : s.leaves) {
+    const std::uint32_t b = nd.begin[leaf], e = b + nd.count[leaf];
+    for (std::uint32_t j = b; j < e; ++j) {
+      if (!(m[j] > T(0))) continue;
+      s.bx[k] = x[j];
+      s.by[k] = y[j];
+      s.bz[k] = z[j];
+      s.bm[k] = m[j];
+      ++k;
+    }
+  }
+  nb = k;
+  for (; k < padded<T>(nb); ++k) {
+    s.bx[k] = s.bx[0];
+    s.by[k] = s.by[0];
+    s.bz[k] = s.bz[0];
+    s.bm[k] = T(0);
+  }
+  return nb;
+}
+
+template <typename T>
 TraversalWork Octree<T>::accelerations(const T* x, const T* y, const T* z, const T* m, T G, T eps2,
                                        int group_size, bool quadrupole, T* ax, T* ay, T* az,
                                        int threads) {
@@ -438,111 +570,55 @@ TraversalWork Octree<T>::accelerations(const T* x, const T* y, const T* z, const
   const std::size_t n = keys_.size();
   if (n == 0) return work;
   if (scratch_.size() < static_cast<std::size_t>(threads)) scratch_.resize(threads);
-  const Nodes& nd = nodes_;
   const long groups = static_cast<long>((n + group_size - 1) / group_size);
-  std::uint64_t cell_work = 0, body_work = 0;
+  std::uint64_t cell_work = 0, body_work = 0, pre_work = 0;
   const EvaluateFn<T, true> eval_quad = evaluate_group<T, true>();
   const EvaluateFn<T, false> eval_mono = evaluate_group<T, false>();
+  const T alpha = static_cast<T>(alpha_);
 
-#pragma omp parallel num_threads(threads) reduction(+ : cell_work, body_work)
+#pragma omp parallel num_threads(threads) reduction(+ : cell_work, body_work, pre_work)
   {
     Scratch& s = scratch_[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
-    for (long g = 0; g < groups; ++g) {
-      const std::uint32_t g0 = static_cast<std::uint32_t>(g * group_size);
-      const std::uint32_t g1 =
-          static_cast<std::uint32_t>(std::min<std::size_t>(n, g0 + group_size));
+    for (long gi = 0; gi < groups; ++gi) {
+      GroupBox g;
+      g.g0 = static_cast<std::uint32_t>(gi * group_size);
+      g.g1 = static_cast<std::uint32_t>(std::min<std::size_t>(n, g.g0 + group_size));
+      const std::uint32_t g0 = g.g0, g1 = g.g1;
 
       // the group's bounding box
-      T lox = x[g0], loy = y[g0], loz = z[g0], hix = lox, hiy = loy, hiz = loz;
+      g.lox = g.hix = x[g0];
+      g.loy = g.hiy = y[g0];
+      g.loz = g.hiz = z[g0];
       for (std::uint32_t i = g0 + 1; i < g1; ++i) {
-        lox = std::min(lox, x[i]);
-        loy = std::min(loy, y[i]);
-        loz = std::min(loz, z[i]);
-        hix = std::max(hix, x[i]);
-        hiy = std::max(hiy, y[i]);
-        hiz = std::max(hiz, z[i]);
+        g.lox = std::min(g.lox, x[i]);
+        g.loy = std::min(g.loy, y[i]);
+        g.loz = std::min(g.loz, z[i]);
+        g.hix = std::max(g.hix, x[i]);
+        g.hiy = std::max(g.hiy, y[i]);
+        g.hiz = std::max(g.hiz, z[i]);
       }
 
-      // walk from the root: accept far cells, list the bodies of near leaves, open the rest;
-      // a cell holding one of the group's own bodies is always opened (matters for theta > 1.15)
-      s.cells.clear();
-      s.leaves.clear();
-      s.stack.clear();
-      s.stack.push_back(0);
-      std::size_t nb = 0;
-      while (!s.stack.empty()) {
-        const std::uint32_t node = s.stack.back();
-        s.stack.pop_back();
-        const std::uint32_t b = nd.begin[node], e = b + nd.count[node];
-        const bool holds_group = b < g1 && g0 < e;
-        // massless bodies pull on nothing: a cell without mass is skipped whole
-        if (!(cm_[node] > T(0))) continue;
-        if (!holds_group && box_distance2<T>(cx_[node], cy_[node], cz_[node], lox, loy, loz, hix,
-                                             hiy, hiz) > r2_[node]) {
-          s.cells.push_back(node);
-        } else if (nd.is_leaf(node)) {
-          s.leaves.push_back(node);
-          nb += e - b;
-        } else {
-          // children pushed last-first so that they are visited in octant order
-          const std::uint32_t c0 = nd.first_child[node];
-          for (std::uint32_t c = c0 + nd.child_count[node]; c-- > c0;)
-            s.stack.push_back(c);
-        }
+      // the relative opening: a first, crude walk with monopoles (its accelerations, without G,
+      // land in ax..az and are overwritten below) gives the weakest pull |a|min on the group
+      T factor = T(0);
+      if (relative_) {
+        walk(g, pre_scale_, false, T(0), s);
+        const std::size_t pb = gather(x, y, z, m, false, s);
+        eval_mono(list_view<T>(s, pb), x, y, z, g0, g1, T(1), eps2, ax, ay, az);
+        T amin = std::numeric_limits<T>::infinity();
+        for (std::uint32_t i = g0; i < g1; ++i)
+          amin = std::min(amin, std::sqrt(ax[i] * ax[i] + ay[i] * ay[i] + az[i] * az[i]));
+        factor = relative_group_factor<T>(alpha, amin);
+        pre_work += static_cast<std::uint64_t>(g1 - g0) * (s.cells.size() + pb);
       }
 
-      // gather the lists into contiguous arrays, padded to whole lanes
-      constexpr std::size_t W = kLanes<T>;
+      // the walk, its lists in contiguous arrays padded to whole lanes, and the sums of every
+      // body of the group over both lists
+      walk(g, T(1), relative_, factor, s);
+      const std::size_t nb = gather(x, y, z, m, quadrupole, s);
       const std::size_t nc = s.cells.size();
-      const std::size_t ncp = (nc + W - 1) / W * W;
-      for (std::vector<T>* v :
-           {&s.cx, &s.cy, &s.cz, &s.cm, &s.qxx, &s.qyy, &s.qzz, &s.qxy, &s.qxz, &s.qyz})
-        if (v->size() < ncp) v->resize(ncp);
-      for (std::size_t k = 0; k < ncp; ++k) {
-        const std::uint32_t c = s.cells[k < nc ? k : 0];
-        const bool real = k < nc;
-        s.cx[k] = cx_[c];
-        s.cy[k] = cy_[c];
-        s.cz[k] = cz_[c];
-        s.cm[k] = real ? cm_[c] : T(0);
-        s.qxx[k] = real ? qxx_[c] : T(0);
-        s.qyy[k] = real ? qyy_[c] : T(0);
-        s.qzz[k] = real ? qzz_[c] : T(0);
-        s.qxy[k] = real ? qxy_[c] : T(0);
-        s.qxz[k] = real ? qxz_[c] : T(0);
-        s.qyz[k] = real ? qyz_[c] : T(0);
-      }
-      const std::size_t nbp = (nb + W - 1) / W * W;
-      for (std::vector<T>* v : {&s.bx, &s.by, &s.bz, &s.bm})
-        if (v->size() < nbp) v->resize(nbp);
-      // the bodies of the opened leaves that have mass (massless ones are not sources)
-      std::size_t k = 0;
-      for (const std::uint32_t leaf : s.leaves) {
-        const std::uint32_t b = nd.begin[leaf], e = b + nd.count[leaf];
-        for (std::uint32_t j = b; j < e; ++j) {
-          if (!(m[j] > T(0))) continue;
-          s.bx[k] = x[j];
-          s.by[k] = y[j];
-          s.bz[k] = z[j];
-          s.bm[k] = m[j];
-          ++k;
-        }
-      }
-      nb = k;
-      const std::size_t nbp_used = (nb + W - 1) / W * W;
-      for (; k < nbp_used; ++k) {
-        s.bx[k] = s.bx[0];
-        s.by[k] = s.by[0];
-        s.bz[k] = s.bz[0];
-        s.bm[k] = T(0);
-      }
-
-      // every body of the group sums both lists
-      const ListView<T> view{ncp,          s.cx.data(),  s.cy.data(),  s.cz.data(),
-                             s.cm.data(),  s.qxx.data(), s.qyy.data(), s.qzz.data(),
-                             s.qxy.data(), s.qxz.data(), s.qyz.data(), nbp_used,
-                             s.bx.data(),  s.by.data(),  s.bz.data(),  s.bm.data()};
+      const ListView<T> view = list_view<T>(s, nb);
       if (quadrupole)
         eval_quad(view, x, y, z, g0, g1, G, eps2, ax, ay, az);
       else
@@ -554,6 +630,7 @@ TraversalWork Octree<T>::accelerations(const T* x, const T* y, const T* z, const
   work.cells = static_cast<double>(cell_work);
   work.bodies = static_cast<double>(body_work);
   work.interactions = work.cells + work.bodies;
+  work.pre = static_cast<double>(pre_work);
   return work;
 }
 

@@ -50,7 +50,7 @@ class CpuBarnesHut final : public HostForceKernel<T> {
     const auto t1 = clock::now();
     tree_.build(leaf_size, threads);
     const auto t2 = clock::now();
-    tree_.moments(s.x(), s.y(), s.z(), s.m(), theta, threads, cfg.bmax);
+    tree_.moments(s.x(), s.y(), s.z(), s.m(), theta, threads, cfg.bmax, cfg.alpha);
     const auto t3 = clock::now();
     const tree::TraversalWork w =
         tree_.accelerations(s.x(), s.y(), s.z(), s.m(), G, eps2, group_size, quadrupole, s.ax(),
@@ -61,7 +61,8 @@ class CpuBarnesHut final : public HostForceKernel<T> {
     const auto ms = [](clock::time_point a, clock::time_point b) {
       return std::chrono::duration<double, std::milli>(b - a).count();
     };
-    work.interactions = w.interactions;
+    // alpha > 0: the first, monopole walk's interactions count too
+    work.interactions = w.interactions + w.pre;
     work.phases = {{"keys+sort", ms(t0, t1)},
                    {"build", ms(t1, t2)},
                    {"moments", ms(t2, t3)},
