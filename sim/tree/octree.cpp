@@ -219,6 +219,7 @@ void Octree<T>::moments(const T* x, const T* y, const T* z, const T* m, double t
   relative_ = alpha > 0 && theta > 0;
   alpha_ = relative_ ? alpha : 0;
   pre_scale_ = static_cast<T>(relative_pre_scale(theta));
+  strict_scale_ = static_cast<T>(relative_strict_scale(theta));
   rel_.resize(relative_ ? nn : 0);
   const bool need_extent = bmax || relative_;
 
@@ -491,7 +492,7 @@ void Octree<T>::walk(const GroupBox& g, T scale, bool relative, T factor, Scratc
                                     g.hiy, g.hiz);
       // the geometric test, and the relative one where asked
       accept = d2 > r2_[node] * scale;
-      if (accept && relative) accept = d2 > rel_[node] * factor;
+      if (accept && relative) accept = d2 > rel_[node] * factor || d2 > r2_[node] * strict_scale_;
     }
     if (accept) {
       s.cells.push_back(node);

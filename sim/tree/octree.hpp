@@ -65,7 +65,8 @@ class Octree {
   /// consecutive bodies; `quadrupole` adds the cells' quadrupole terms. With the relative
   /// opening (moments()'s alpha) each group first walks the tree with monopoles only and every
   /// node's radius times relative_pre_scale(theta), which gives |a|min of its bodies; its walk
-  /// then accepts a cell only where also d^2 > s * relative_group_factor(alpha, |a|min).
+  /// then accepts a cell only where also d^2 > s * relative_group_factor(alpha, |a|min) or
+  /// beyond its radius times relative_strict_scale(theta) (the bound on what the test asks).
   TraversalWork accelerations(const T* x, const T* y, const T* z, const T* m, T G, T eps2,
                               int group_size, bool quadrupole, T* ax, T* ay, T* az, int threads);
 
@@ -130,7 +131,7 @@ class Octree {
   // the relative opening (moments()'s alpha > 0): its settings and each node's size s
   bool relative_ = false;
   double alpha_ = 0;
-  T pre_scale_ = T(1);
+  T pre_scale_ = T(1), strict_scale_ = T(1);
   std::vector<T> rel_;
   std::vector<Scratch> scratch_;
 };
