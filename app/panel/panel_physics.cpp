@@ -114,8 +114,14 @@ void kernel_section(Viewer& v) {
       next = idx;
     } else if (t.kind == TunableKind::Real) {
       float val = static_cast<float>(now);
+      // as many decimals as the step has (theta: 2, alpha's 0.0005: 4)
+      const int places =
+          t.step > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(t.step) - 1e-9)), 2, 6)
+                     : 2;
+      char fmt[8];
+      std::snprintf(fmt, sizeof fmt, "%%.%df", places);
       if (ImGui::SliderFloat(t.label.c_str(), &val, static_cast<float>(t.min),
-                             static_cast<float>(t.max), "%.2f"))
+                             static_cast<float>(t.max), fmt))
         next = std::clamp(t.min + std::round((val - t.min) / t.step) * t.step, t.min, t.max);
     } else {
       int val = static_cast<int>(now);

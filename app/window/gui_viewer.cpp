@@ -373,7 +373,11 @@ void Viewer::on_new_scene() {
   controls.style.log_mass_max = std::log10(std::max(mmax, 1e-30f));
   bool small = n <= 64 || sky;
   controls.style.mass_size = small ? 1.0f : 0.0f;
-  controls.style.point_size = small ? 7.0f : (n <= 20000 ? 2.5f : 2.0f);
+  // beyond a million bodies the sprites shrink as N^(1/4), to 1 pixel at 16.8M: the brightness
+  // is at its floor there, so a crowded frame's light stays nearer the 1M look, and the few
+  // raster units of an H100/H200 blend fewer fragments
+  const float crowded = std::max(1.0f, 2.0f * std::pow(1048576.0f / static_cast<float>(n), 0.25f));
+  controls.style.point_size = small ? 7.0f : (n <= 20000 ? 2.5f : std::min(2.0f, crowded));
   controls.style.brightness = small ? 1.0f : std::clamp(std::sqrt(16384.0f / n), 0.1f, 1.0f) * 0.6f;
   controls.style.color =
       named ? render::ColorMode::Body
