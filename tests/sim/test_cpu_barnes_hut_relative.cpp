@@ -20,10 +20,7 @@ namespace nbody {
 namespace {
 
 Bodies plummer(std::size_t n, std::uint64_t seed) {
-  SceneParams sp;
-  sp.n = n;
-  sp.seed = seed;
-  return make_scene("plummer", sp).bodies;
+  return testing::generated_scene("plummer", n, seed).bodies;
 }
 
 // n bodies uniform in the cube [-1, 1]^3, masses in [0.5, 1.5] / n

@@ -16,10 +16,7 @@ namespace nbody {
 namespace {
 
 Scene plummer(std::size_t n, std::uint64_t seed) {
-  SceneParams sp;
-  sp.n = n;
-  sp.seed = seed;
-  return make_scene("plummer", sp);
+  return testing::generated_scene("plummer", n, seed);
 }
 
 TEST(Plummer, VirialEquilibriumAtStart) {

@@ -8,8 +8,17 @@
 #include "sim/core/backend.hpp"
 #include "sim/core/bodies.hpp"
 #include "sim/core/params.hpp"
+#include "sim/core/scene.hpp"
 
 namespace nbody::testing {
+
+/// The generated scene `name` (make_scene) with n bodies from `seed`.
+inline Scene generated_scene(const char* name, std::size_t n, std::uint64_t seed) {
+  SceneParams sp;
+  sp.n = n;
+  sp.seed = seed;
+  return make_scene(name, sp);
+}
 
 /// SimParams for `kernel` with dt, ε and G (double precision unless `precision` says float).
 inline SimParams params(const char* kernel, double dt, double eps, double G,
