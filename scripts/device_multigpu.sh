@@ -3,7 +3,8 @@
 # from the repository root with .devpack carried (scripts/device_pack.sh):
 #   bash scripts/device_multigpu.sh [tests|bench|all]
 # 1. test_multigpu (one process with 2 GPUs, ranks as threads, two CLI processes: bitwise)
-# 2. two GPUs against one: Barnes-Hut (uniform sphere, Plummer) and tiled2d, `nbody bench`
+# 2. two GPUs (and four where the host has them) against one: Barnes-Hut (uniform cube, Plummer)
+#    and tiled2d, `nbody bench`
 # 3. the same run as one process with --gpus 2 and as two processes (--rank/--world): ms/step
 # Logs under $OUT (the device tool brings them back).
 set -u
@@ -31,14 +32,16 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
+  gpus=1,2
+  [ "$(nvidia-smi -L | wc -l)" -ge 4 ] && gpus=1,2,4
   for d in cube plummer; do
-    timeout 150 "$B/nbody" bench --kernels barnes-hut --gpus 1,2 --n 1048576,8388608,16777216 \
+    timeout 240 "$B/nbody" bench --kernels barnes-hut --gpus $gpus --n 1048576,8388608,16777216 \
       --distribution $d --steps 3 --repeats 3 --warmup 1 --csv "$OUT/bh_$d.csv" \
       >"$OUT/bh_$d.txt" 2>&1
     echo "bh_$d rc=$?"
     cat "$OUT/bh_$d.txt" | tail -8
   done
-  timeout 120 "$B/nbody" bench --kernels tiled2d --gpus 1,2 --n 262144,1048576,4194304 \
+  timeout 180 "$B/nbody" bench --kernels tiled2d --gpus $gpus --n 262144,1048576,4194304 \
     --steps 1 --repeats 2 --warmup 1 --csv "$OUT/allpairs.csv" >"$OUT/allpairs.txt" 2>&1
   echo "allpairs rc=$?"
   tail -8 "$OUT/allpairs.txt"
