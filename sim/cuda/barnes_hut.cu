@@ -12,6 +12,13 @@
 // breadth-first against the group's bounding box; accepted cells and the bodies of opened leaves
 // are compacted into shared-memory lists that the warp evaluates 32 at a time. No float atomics:
 // two runs agree bitwise.
+//
+// Several GPUs (a forest): every GPU sorts all bodies alike, builds the tree of its own slice of
+// them only (the slices: the wrapper's cuts, balanced by the counted work), and the GPUs share
+// their trees' nodes; each GPU then walks its own groups through every tree, from every root.
+// The sort and the integration stay on every GPU; the build splits. The forces differ from one
+// GPU's within the tree's error (a node that a cut splits acts as two), and are the same on any
+// run with the same GPU count.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -205,14 +212,15 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     out.clear();
     read_meta();
     if (level_start_.size() < 2 || st.size() == 0 || max_level < 0) return true;
-    // the nodes of levels 0..max_level are the first ones (breadth-first order)
+    // the nodes of levels 0..max_level are the first ones (breadth-first order; this GPU's tree
+    // from node0_)
     const std::size_t last = std::min<std::size_t>(max_level + 1, level_start_.size() - 1);
     const std::size_t nn = level_start_[last];
     const cudaStream_t s = st.context().stream;
     std::vector<u64> prefix(nn);
     std::vector<u32> level(nn);
-    prefix_.download(prefix.data(), nn, s);
-    level_.download(level.data(), nn, s);
+    prefix_.download_from(prefix.data(), node0_, nn, s);
+    level_.download_from(level.data(), node0_, nn, s);
     tree::Cube c;
     cube_.download(&c, 1, s);
     out.resize(nn);
@@ -240,24 +248,24 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     ev[1].record(s);
     // the relative opening: a first crude pass gives each group its weakest pull
     const bool rel = cfg.alpha > 0 && cfg.theta > 0;
-    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta, cfg.bmax, rel);
+    // several GPUs: the tree of this GPU's slice, then every GPU's tree on every GPU
+    const bool forest = st.parts() > 1;
+    build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta, cfg.bmax, rel,
+          forest);
+    if (forest) share_trees(rel);
     ev[2].record(s);
     evs_[pending_ - 1].first_pass = rel;
-    // several GPUs: this one's range of groups (every GPU built the same tree)
-    u32 g0 = 0, g1 = 0;
-    const bool sliced = st.parts() > 1;
-    if (sliced) slice_groups(g0, g1);
     Relative<T> r{nullptr, nullptr, T(0), T(0), T(0)};
     if (rel) {
       amin_.reserve(std::max<std::size_t>(st.size(), 1));
-      r = {S_.get(), amin_.get() + g0, T(tree::relative_pre_scale(cfg.theta)), T(cfg.alpha),
+      r = {S_.get(), amin_.get(), T(tree::relative_pre_scale(cfg.theta)), T(cfg.alpha),
            T(tree::relative_strict_scale(cfg.theta))};
-      traverse(G, eps2, group, false, cfg.block_size, g0, g1, sliced, r);
+      traverse(G, eps2, group, false, cfg.block_size, r);
       r.pre = T(0);
     }
     ev[4].record(s);
-    traverse(G, eps2, group, cfg.quadrupole, cfg.block_size, g0, g1, sliced, r);
-    if (sliced) count_costs(g0, g1);
+    traverse(G, eps2, group, cfg.quadrupole, cfg.block_size, r);
+    if (forest) count_costs();
     ev[3].record(s);
     work.interactions = 0;  // counted on the device, added by collect()
   }
@@ -282,16 +290,19 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     w.interactions = static_cast<double>(total);
     w.flops_per_interaction = work.flops_per_interaction;
     work.add(w);
-    // room for the next builds: more when a level did not fit or the tree came close
+    // room for the next builds: more when a level did not fit or the tree came close (on
+    // several GPUs the largest of their trees, so that every GPU sorts and grows alike)
     read_meta();
+    Sizes z{meta_host_.nodes, meta_host_.levels, meta_host_.overflow};
+    if (this->store().parts() > 1) z = forest_sizes_;
     // the next sorts: the digits down to this tree's depth and a margin, or all where the tree
     // reached the sorted depth (it may need more)
-    const int deepest = static_cast<int>(meta_host_.levels) - 1;
+    const int deepest = static_cast<int>(z.levels) - 1;
     sort_levels_ = deepest >= built_levels_ ? tree::kMaxLevel
                                             : std::min(tree::kMaxLevel, deepest + kLevelMargin);
-    if (meta_host_.overflow || meta_host_.nodes + meta_host_.nodes / 4 > cap_)
-      cap_ = std::max<std::size_t>(2 * cap_, meta_host_.nodes + meta_host_.nodes / 2);
-    return meta_host_.overflow != 0;
+    if (z.overflow || z.nodes + z.nodes / 4 > cap_)
+      cap_ = std::max<std::size_t>(2 * cap_, z.nodes + z.nodes / 2);
+    return z.overflow != 0;
   }
 
  private:
@@ -300,18 +311,15 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
   void sort_bodies();
-  void build(u32 leaf, u32 gs, double theta, bool bmax, bool rel);
+  void build(u32 leaf, u32 gs, double theta, bool bmax, bool rel, bool forest);
+  void share_trees(bool rel);
   void read_meta() const;
-  void traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1, bool sliced,
-                const Relative<T>& rel);
+  void traverse(T G, T eps2, int group, bool quad, int block, const Relative<T>& rel);
   template <int PER, int SPLIT>
-  void launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0, u32 g1, bool sliced,
-                    const Relative<T>& rel);
+  void launch_split(T G, T eps2, bool quad, bool guard, int block, const Relative<T>& rel);
   template <int PER, int SPLIT, bool Quad, bool Guard>
-  void launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced,
-                        const Relative<T>& rel);
-  void slice_groups(u32& g0, u32& g1);
-  void count_costs(u32 g0, u32 g1);
+  void launch_traversal(T G, T eps2, int block, const Relative<T>& rel);
+  void count_costs();
 
   DeviceBuffer<Box> box_parts_;
   DeviceBuffer<tree::Cube> cube_;
@@ -325,19 +333,27 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   DeviceBuffer<T> S_, amin_;  // the relative opening: each node's size, each group's |a|min
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<BuildMeta> meta_;
-  std::size_t cap_ = 0;  // nodes the arrays hold (grown by collect())
+  std::size_t cap_ = 0;  // nodes a tree may use (grown by collect())
+  // several GPUs: this GPU's tree starts at node node0_ (rank x cap_) of arrays of trees_ x cap_
+  std::size_t node0_ = 0;
+  u32 trees_ = 1;
+  // the sizes of the last build that decide the next sort and room (several GPUs: the largest
+  // nodes and levels of all trees, and whether any overflowed)
+  struct Sizes {
+    u32 nodes = 0, levels = 0, overflow = 0;
+  };
+  Sizes forest_sizes_;
+  DeviceBuffer<u32> gathered_;  // several GPUs: every tree's nodes, levels, overflow, groups
   // levels whose key digits the next sort orders, and those the last build's sort ordered
   static constexpr int kLevelMargin = 3;
   int sort_levels_ = tree::kMaxLevel, built_levels_ = tree::kMaxLevel;
-  int build_blocks_ = 0, build_n_ = -1;
+  int resident_build_ = 0;  // blocks of the build kernel that stay resident at once
   // the last build as the host last read it (read_meta())
   mutable BuildMeta meta_host_{};
   mutable u32 ngroups_ = 0;
   mutable std::vector<u32> level_start_;  // first node of each level, then the node count
   DeviceBuffer<u32> queues_, counter_;
   DeviceBuffer<ull> group_work_, work_acc_;
-  DeviceBuffer<u64> group_keys_in_, group_keys_;
-  DeviceBuffer<u32> cut_, cut_group_;
   // per force evaluation since the last collect(): start, sorted, built, traversed, and the
   // relative opening's first pass done (or skipped)
   struct Timing {
@@ -383,40 +399,49 @@ void BarnesHutBackend<T>::sort_bodies() {
   st.permute(perm_.get());
 }
 
-// tree, groups and moments: one cooperative kernel (bh_build.cuh), nothing read back
+// tree, groups and moments: one cooperative kernel (bh_build.cuh), nothing read back; on several
+// GPUs (forest) the tree of this GPU's slice, at node rank x cap_
 template <typename T>
-void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool rel) {
+void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool rel, bool forest) {
   DeviceStore<T>& st = this->store();
   const std::size_t n = st.size();
+  const std::size_t body0 = forest ? st.first() : 0, count = forest ? st.count() : n;
   const Context& ctx = st.context();
   // room for the nodes: clustered bodies need more than uniform ones (collect() adds more)
   if (cap_ == 0) cap_ = 1024 + std::max<std::size_t>(n / 2, 3 * n / std::max<u32>(leaf, 1));
-  for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_, &scan_, &group_n_})
-    b->reserve(cap_);
-  prefix_.reserve(cap_);
+  trees_ = forest ? static_cast<u32>(st.parts()) : 1u;
+  node0_ = forest ? static_cast<std::size_t>(st.rank()) * cap_ : 0;
+  const std::size_t all = trees_ * cap_;
+  for (auto* b : {&begin_, &count_, &first_, &nchild_, &level_})
+    b->reserve(all);
+  scan_.reserve(cap_);
+  group_n_.reserve(cap_);
+  prefix_.reserve(all);
   bnd_.reserve(8 * cap_);
-  A_.reserve(cap_);
-  M_.reserve(cap_);
-  Q_.reserve(cap_);
-  if (rel) S_.reserve(cap_);
-  groups_.reserve(n);
+  A_.reserve(all);
+  M_.reserve(all);
+  Q_.reserve(all);
+  if (rel) S_.reserve(all);
+  groups_.reserve(std::max<std::size_t>(count, 1));
   meta_.reserve(1);
-  if (build_n_ != static_cast<int>(n)) {
-    // as many blocks as stay resident (a cooperative launch needs them all at once), fewer for
-    // small N: the grid-wide barriers cost more with more blocks
+  if (resident_build_ == 0) {
     int per_sm = 0;
     NBODY_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, build_kernel<T>, kBlock, 0));
-    const int resident = std::max(1, per_sm) * device_properties().multiProcessorCount;
-    build_blocks_ = static_cast<int>(std::clamp<std::size_t>((n + 511) / 512, 1, resident));
-    build_n_ = static_cast<int>(n);
+    resident_build_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
   }
-  block_sum_.reserve(static_cast<std::size_t>(build_blocks_));
+  // as many blocks as stay resident (a cooperative launch needs them all at once), fewer for
+  // small N: the grid-wide barriers cost more with more blocks
+  const int blocks = static_cast<int>(
+      std::clamp<std::size_t>((count + 511) / 512, 1, static_cast<std::size_t>(resident_build_)));
+  block_sum_.reserve(static_cast<std::size_t>(blocks));
   BuildArgs<T> a{keys_.get(),
                  nodes(),
-                 static_cast<u32>(n),
+                 static_cast<u32>(count),
                  leaf,
                  gs,
+                 static_cast<u32>(body0),
+                 static_cast<u32>(node0_),
                  static_cast<u32>(cap_),
                  built_levels_,
                  scan_.get(),
@@ -435,9 +460,41 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool 
                  rel ? S_.get() : nullptr};
   void* args[] = {&a};
   NBODY_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(build_kernel<T>),
-                                               dim3(build_blocks_), dim3(kBlock), args, 0,
-                                               ctx.stream));
+                                               dim3(blocks), dim3(kBlock), args, 0, ctx.stream));
   NBODY_CUDA_CHECK(cudaGetLastError());
+}
+
+// several GPUs: every GPU's tree sizes to every GPU (waits for them: the sizes of the shares),
+// then each tree's nodes from its GPU to all
+template <typename T>
+void BarnesHutBackend<T>::share_trees(bool rel) {
+  DeviceStore<T>& st = this->store();
+  const Context& ctx = st.context();
+  const Slicing& sl = st.slicing();
+  const std::size_t parts = trees_, rank = static_cast<std::size_t>(st.rank());
+  // BuildMeta starts with nodes, levels, overflow, ngroups
+  gathered_.reserve(4 * parts);
+  NBODY_CUDA_CHECK(cudaMemcpyAsync(gathered_.get() + 4 * rank, meta_.get(), 4 * sizeof(u32),
+                                   cudaMemcpyDeviceToDevice, ctx.stream));
+  sl.all_gather(gathered_.get(), 4 * sizeof(u32));
+  std::vector<u32> g(4 * parts);
+  gathered_.download(g.data(), g.size(), ctx.stream);
+  std::vector<std::size_t> first(parts), count(parts);
+  forest_sizes_ = Sizes{};
+  for (std::size_t r = 0; r < parts; ++r) {
+    first[r] = r * cap_;
+    count[r] = g[4 * r];
+    forest_sizes_.nodes = std::max(forest_sizes_.nodes, g[4 * r]);
+    forest_sizes_.levels = std::max(forest_sizes_.levels, g[4 * r + 1]);
+    forest_sizes_.overflow |= g[4 * r + 2];
+  }
+  ngroups_ = g[4 * rank + 3];
+  std::vector<Slicing::Shared> arrays{{begin_.get(), sizeof(u32)}, {count_.get(), sizeof(u32)},
+                                      {first_.get(), sizeof(u32)}, {nchild_.get(), sizeof(u32)},
+                                      {A_.get(), sizeof(V4)},      {M_.get(), sizeof(V4)},
+                                      {Q_.get(), sizeof(V4)}};
+  if (rel) arrays.push_back({S_.get(), sizeof(T)});
+  sl.share(arrays, first, count);
 }
 
 // the last build's levels and groups on the host (waits for it: inspection, several GPUs)
@@ -449,75 +506,31 @@ void BarnesHutBackend<T>::read_meta() const {
   ngroups_ = meta_host_.ngroups;
 }
 
-// several GPUs: the groups sorted by first body, the requested cuts moved to group boundaries
-// (the same on every GPU, which holds the same tree) and this GPU's range of groups
-template <typename T>
-void BarnesHutBackend<T>::slice_groups(u32& g0, u32& g1) {
-  DeviceStore<T>& st = this->store();
-  const Context& ctx = st.context();
-  read_meta();
-  const u32 ng = ngroups_;
-  group_keys_in_.reserve(ng);
-  group_keys_.reserve(ng);
-  launch(ctx, "bh_pack_groups", pack_groups_kernel, LaunchShape{ng, kBlock}, groups_.get(), ng,
-         group_keys_in_.get());
-  std::size_t bytes = 0;
-  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, group_keys_in_.get(),
-                                                  group_keys_.get(), static_cast<int>(ng), 0, 64,
-                                                  ctx.stream));
-  temp_.reserve(bytes);
-  bytes = temp_.size();
-  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp_.get(), bytes, group_keys_in_.get(),
-                                                  group_keys_.get(), static_cast<int>(ng), 0, 64,
-                                                  ctx.stream));
-  launch(ctx, "bh_unpack_groups", unpack_groups_kernel, LaunchShape{ng, kBlock}, group_keys_.get(),
-         ng, groups_.get());
-  // snap the cuts
-  const std::size_t m = st.cuts().size();
-  std::vector<u32> cut(m), gidx(m);
-  for (std::size_t k = 0; k < m; ++k)
-    cut[k] = static_cast<u32>(st.cuts()[k]);
-  cut_.reserve(m);
-  cut_group_.reserve(m);
-  cut_.upload(cut.data(), m, ctx.stream);
-  launch(ctx, "bh_snap_cuts", snap_cuts_kernel, LaunchShape{m, 32}, groups_.get(), ng,
-         static_cast<u32>(st.size()), cut_.get(), cut_group_.get(), static_cast<int>(m));
-  cut_.download(cut.data(), m, ctx.stream);
-  cut_group_.download(gidx.data(), m, ctx.stream);
-  for (std::size_t k = 0; k < m; ++k)
-    st.cuts()[k] = cut[k];
-  st.cuts().front() = 0;
-  st.cuts().back() = st.size();
-  g0 = gidx[st.rank()];
-  g1 = gidx[st.rank() + 1];
-}
-
 // this GPU's row of the work bins (see DeviceStore::cost_bins())
 template <typename T>
-void BarnesHutBackend<T>::count_costs(u32 g0, u32 g1) {
+void BarnesHutBackend<T>::count_costs() {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
   const int bins = DeviceStore<T>::kCostBins;
   ull* row = st.cost_bins() + static_cast<std::size_t>(st.rank()) * bins;
   NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, ctx.stream));
-  launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{g1 - g0, kBlock}, groups_.get() + g0,
-         group_work_.get(), g1 - g0, static_cast<u32>(st.first()), static_cast<u32>(st.count()),
+  if (ngroups_ == 0) return;
+  launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{ngroups_, kBlock}, groups_.get(),
+         group_work_.get(), ngroups_, static_cast<u32>(st.first()), static_cast<u32>(st.count()),
          bins, row);
 }
 
 template <typename T>
 template <int PER, int SPLIT, bool Quad, bool Guard>
-void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g1, bool sliced,
-                                           const Relative<T>& rel) {
+void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, const Relative<T>& rel) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
   auto* kernel = traverse_kernel<T, PER, SPLIT, Quad, Guard>();
   const int warps = block / 32;
-  // the groups [g0, g1) on several GPUs; on one, as many as the build wrote (read on the device;
-  // for the grid: the last build's count, at least N over the largest group)
+  // as many groups as the build wrote (read on the device; for the grid: the last build's count
+  // (several GPUs: this build's), at least this GPU's bodies over the largest group)
   const std::size_t n = st.size();
-  const std::size_t groups =
-      sliced ? g1 - g0 : std::max<std::size_t>(ngroups_, n / (32 * PER / SPLIT) + 1);
+  const std::size_t groups = std::max<std::size_t>(ngroups_, st.count() / (32 * PER / SPLIT) + 1);
   const std::size_t smem = sizeof(WarpLists<T>) * warps;
   NBODY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(smem)));
@@ -536,41 +549,39 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, u32 g0, u32 g
     NBODY_CUDA_CHECK(cudaMemsetAsync(work_acc_.get(), 0, sizeof(ull), ctx.stream));
   }
   NBODY_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(u32), ctx.stream));
-  const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),
-                       A_.get(),     M_.get(),     Q_.get()};
-  const u32* ngroups = sliced ? nullptr : &meta_.get()->ngroups;
+  const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),         A_.get(),
+                       M_.get(),     Q_.get(),     trees_,       static_cast<u32>(cap_)};
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
-         st.positions(), st.accelerations(), tv, groups_.get() + g0, queues_.get(), qcap,
-         counter_.get(), group_work_.get(), work_acc_.get(), ngroups, static_cast<int>(g1 - g0),
-         eps2, G, rel);
+         st.positions(), st.accelerations(), tv, groups_.get(), queues_.get(), qcap, counter_.get(),
+         group_work_.get(), work_acc_.get(), &meta_.get()->ngroups, eps2, G, rel);
 }
 
 template <typename T>
 template <int PER, int SPLIT>
-void BarnesHutBackend<T>::launch_split(T G, T eps2, bool quad, bool guard, int block, u32 g0,
-                                       u32 g1, bool sliced, const Relative<T>& rel) {
+void BarnesHutBackend<T>::launch_split(T G, T eps2, bool quad, bool guard, int block,
+                                       const Relative<T>& rel) {
   if (quad)
-    guard ? launch_traversal<PER, SPLIT, true, true>(G, eps2, block, g0, g1, sliced, rel)
-          : launch_traversal<PER, SPLIT, true, false>(G, eps2, block, g0, g1, sliced, rel);
+    guard ? launch_traversal<PER, SPLIT, true, true>(G, eps2, block, rel)
+          : launch_traversal<PER, SPLIT, true, false>(G, eps2, block, rel);
   else
-    guard ? launch_traversal<PER, SPLIT, false, true>(G, eps2, block, g0, g1, sliced, rel)
-          : launch_traversal<PER, SPLIT, false, false>(G, eps2, block, g0, g1, sliced, rel);
+    guard ? launch_traversal<PER, SPLIT, false, true>(G, eps2, block, rel)
+          : launch_traversal<PER, SPLIT, false, false>(G, eps2, block, rel);
 }
 
 // one instantiation per (bodies per lane, lanes per body, quadrupole, guard): groups of 64 hold
 // two bodies a lane, of 8 or 16 four or two lanes a body, of up to 32 (or 40-56) one
 template <typename T>
-void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block, u32 g0, u32 g1,
-                                   bool sliced, const Relative<T>& rel) {
+void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block,
+                                   const Relative<T>& rel) {
   const bool guard = needs_guard(eps2);
   if (group > 32)
-    launch_split<2, 1>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
+    launch_split<2, 1>(G, eps2, quad, guard, block, rel);
   else if (group == 16)
-    launch_split<1, 2>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
+    launch_split<1, 2>(G, eps2, quad, guard, block, rel);
   else if (group == 8)
-    launch_split<1, 4>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
+    launch_split<1, 4>(G, eps2, quad, guard, block, rel);
   else
-    launch_split<1, 1>(G, eps2, quad, guard, block, g0, g1, sliced, rel);
+    launch_split<1, 1>(G, eps2, quad, guard, block, rel);
 }
 
 template <typename T>
@@ -586,16 +597,19 @@ bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
   out.child_count.resize(nn);
   out.level.resize(nn);
   out.prefix.resize(nn);
-  begin_.download(out.begin.data(), nn, s);
-  count_.download(out.count.data(), nn, s);
-  first_.download(out.first_child.data(), nn, s);
-  nchild_.download(out.child_count.data(), nn, s);
-  level_.download(out.level.data(), nn, s);
-  prefix_.download(out.prefix.data(), nn, s);
+  // this GPU's tree (from node0_; its child indices counted from there too)
+  begin_.download_from(out.begin.data(), node0_, nn, s);
+  count_.download_from(out.count.data(), node0_, nn, s);
+  first_.download_from(out.first_child.data(), node0_, nn, s);
+  nchild_.download_from(out.child_count.data(), node0_, nn, s);
+  level_.download_from(out.level.data(), node0_, nn, s);
+  prefix_.download_from(out.prefix.data(), node0_, nn, s);
+  for (std::size_t i = 0; i < nn; ++i)
+    if (out.child_count[i]) out.first_child[i] -= static_cast<u32>(node0_);
   out.level_start = level_start_;
   std::vector<V4> a(nn), m(nn);
-  A_.download(a.data(), nn, s);
-  M_.download(m.data(), nn, s);
+  A_.download_from(a.data(), node0_, nn, s);
+  M_.download_from(m.data(), node0_, nn, s);
   out.mass.resize(nn);
   out.comx.resize(nn);
   out.comy.resize(nn);

@@ -11,21 +11,27 @@
 // the groups cut it into runs) and the host, told at the end of the step, gives the next build
 // more room. Then the groups (counted and written the same way) and the moments, deepest level
 // first, a barrier between levels.
+//
+// The tree may cover a part of the sorted bodies only, [body0, body0 + n), and sit at node
+// node0 of the arrays (several GPUs: each builds the tree of its own slice into its own range of
+// nodes, and the GPUs then share their trees: a forest, walked from every tree's root).
 
 // what the build tells the host, in one small device array
 struct BuildMeta {
-  u32 nodes;     // nodes of the tree
-  u32 levels;    // levels (level_start has levels + 1 entries)
-  u32 overflow;  // 1: a level did not fit in cap nodes
-  u32 ngroups;   // groups of the traversal
-  u32 level_start[tree::kMaxLevel + 2];
+  u32 nodes;                             // nodes of the tree
+  u32 levels;                            // levels (level_start has levels + 1 entries)
+  u32 overflow;                          // 1: a level did not fit in cap nodes
+  u32 ngroups;                           // groups of the traversal
+  u32 level_start[tree::kMaxLevel + 2];  // counted from node0
 };
 
 template <typename T>
 struct BuildArgs {
   const u64* keys;
   Nodes t;
-  u32 n, leaf, gs, cap;
+  u32 n, leaf, gs;
+  u32 body0, node0;  // the tree's first body and its root's node
+  u32 cap;           // nodes the tree may use from node0
   int max_level;  // deepest level: the keys are sorted down to its digit (fatter leaves stop there)
   u32* scan;      // cap: block-local inclusive sums of the chunked scans
   u32* bnd;       // 8 per node of a level: the first body of each octant
@@ -222,16 +228,16 @@ __device__ u32 build_levels(const BuildArgs<T>& a, u32* ls) {
   const Nodes& t = a.t;
   const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid == 0) {
-    t.begin[0] = 0;
-    t.count[0] = a.n;
-    t.level[0] = 0;
-    t.prefix[0] = 0;
+    t.begin[a.node0] = a.body0;
+    t.count[a.node0] = a.n;
+    t.level[a.node0] = 0;
+    t.prefix[a.node0] = 0;
   }
   grid.sync();
   // levels known so far: level l holds the nodes [ls[l], ls[l + 1])
-  u32 lb = 0, le = 1, levels = 1;
-  ls[0] = 0;
-  ls[1] = 1;
+  u32 lb = a.node0, le = a.node0 + 1, levels = 1;
+  ls[0] = lb;
+  ls[1] = le;
   for (;;) {
     const u32 m = le - lb;
     u32 c0, c1;
@@ -243,7 +249,7 @@ __device__ u32 build_levels(const BuildArgs<T>& a, u32* ls) {
     grid.sync();
     u32 before = 0, total = 0;
     chunk_offsets(a.block_sum, before, total);
-    const bool fits = static_cast<u64>(le) + total <= a.cap;
+    const bool fits = static_cast<u64>(le) + total <= static_cast<u64>(a.node0) + a.cap;
     if (!fits && tid == 0) a.meta->overflow = 1;
     split_children(a, lb, le, before, fits, c0, c1);
     grid.sync();
@@ -265,14 +271,14 @@ __global__ void __launch_bounds__(kBlock) build_kernel(BuildArgs<T> a) {
   // (every thread computes the same level starts)
   u32 ls[tree::kMaxLevel + 2];
   const u32 levels = build_levels(a, ls);
-  const u32 nodes = ls[levels];
+  const u32 end = ls[levels], nodes = end - a.node0;
   // the groups of every node, counted and scanned; the deepest level's moments meanwhile
   chunk_scan(nodes, a.scan, a.block_sum, [&](u32 i) {
-    const u32 g = for_each_group(a.t, i, a.gs, [](u32, u32) {});
+    const u32 g = for_each_group(a.t, a.node0 + i, a.node0, a.gs, [](u32, u32) {});
     a.group_n[i] = g;
     return g;
   });
-  for (u32 i = ls[levels - 1] + tid; i < nodes; i += stride)
+  for (u32 i = ls[levels - 1] + tid; i < end; i += stride)
     node_moments(a, i);
   grid.sync();
   u32 before = 0, total = 0;
@@ -283,14 +289,15 @@ __global__ void __launch_bounds__(kBlock) build_kernel(BuildArgs<T> a) {
     const u32 k = a.group_n[i];
     if (k == 0) continue;
     u32 g = before + a.scan[i] - k;
-    for_each_group(a.t, i, a.gs, [&](u32 b, u32 c) { a.groups[g++] = make_uint2(b, c); });
+    for_each_group(a.t, a.node0 + i, a.node0, a.gs,
+                   [&](u32 b, u32 c) { a.groups[g++] = make_uint2(b, c); });
   }
   if (tid == 0) {
     a.meta->nodes = nodes;
     a.meta->levels = levels;
     a.meta->ngroups = total;
     for (u32 l = 0; l <= levels; ++l)
-      a.meta->level_start[l] = ls[l];
+      a.meta->level_start[l] = ls[l] - a.node0;
   }
   // the moments of the other levels, deepest first
   for (u32 l = levels - 1; l-- > 0;) {

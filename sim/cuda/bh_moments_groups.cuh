@@ -1,6 +1,6 @@
 #pragma once
 // The Barnes-Hut GPU kernel's target groups (which runs of bodies walk the tree together; on
-// several GPUs their cuts, slices and costs).
+// several GPUs their costs).
 // Included once, by sim/cuda/barnes_hut.cu, inside its anonymous namespace: the types and
 // constants it uses (u32, kBlock, Nodes, ...) are that file's.
 
@@ -11,14 +11,14 @@
 // Z-curve's jumps). A node with more than gs bodies packs its children of at most gs bodies,
 // in octant order, greedily into groups (a child with more than gs breaks the run; it packs its
 // own children); a leaf with more than gs bodies (level 21) is cut into runs of gs; a root of
-// at most gs bodies is one group. f(begin, count) for each group of the node, in order.
+// 1 to gs bodies is one group. f(begin, count) for each group of the node, in order.
 template <typename F>
-__device__ u32 for_each_group(const Nodes& t, u32 node, u32 gs, F&& f) {
+__device__ u32 for_each_group(const Nodes& t, u32 node, u32 root, u32 gs, F&& f) {
   const u32 c = t.count[node], k = t.nchild[node];
   u32 g = 0;
   if (c <= gs) {
-    if (node == 0) {
-      f(t.begin[0], c);
+    if (node == root && c > 0) {
+      f(t.begin[node], c);
       g = 1;
     }
     return g;
@@ -41,40 +41,6 @@ __device__ u32 for_each_group(const Nodes& t, u32 node, u32 gs, F&& f) {
   }
   if (run) f(run_begin, run), ++g;
   return g;
-}
-
-// several GPUs: the groups in body order (key = begin << 32 | count), so that a slice of
-// sorted bodies is a range of groups
-__global__ void __launch_bounds__(kBlock)
-    pack_groups_kernel(const uint2* __restrict__ groups, u32 n, u64* __restrict__ keys) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  keys[i] = (static_cast<u64>(groups[i].x) << 32) | groups[i].y;
-}
-
-__global__ void __launch_bounds__(kBlock)
-    unpack_groups_kernel(const u64* __restrict__ keys, u32 n, uint2* __restrict__ groups) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  groups[i] = make_uint2(static_cast<u32>(keys[i] >> 32), static_cast<u32>(keys[i]));
-}
-
-// each requested cut (a body index) moves to the first group starting at or after it: gidx gets
-// the group, cut the group's first body (n past the last group)
-__global__ void snap_cuts_kernel(const uint2* __restrict__ groups, u32 ngroups, u32 n,
-                                 u32* __restrict__ cut, u32* __restrict__ gidx, int m) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= m) return;
-  u32 lo = 0, hi = ngroups;
-  while (lo < hi) {
-    const u32 mid = lo + (hi - lo) / 2;
-    if (groups[mid].x < cut[k])
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  gidx[k] = lo;
-  cut[k] = lo < ngroups ? groups[lo].x : n;
 }
 
 // the work of this part's groups into kBins bins of equal body count over its slice

@@ -14,11 +14,13 @@ struct WarpLists {
   Vec4<T> stage[3][32];
 };
 
-// the tree as the traversal reads it
+// the tree as the traversal reads it: `trees` trees (a forest on several GPUs, at most 32), the
+// root of tree k at node k * root_stride
 template <typename T>
 struct TreeView {
   const u32 *begin, *count, *first, *nchild;
   const Vec4<T>*A, *M, *Q;
+  u32 trees, root_stride;
 };
 
 // The relative opening (alpha > 0, tree::relative_opening_size): a first pass (pre > 0:
@@ -169,7 +171,7 @@ __device__ __forceinline__ void finish_group(Targets<T, PER>& g, int gn, int lan
 }
 
 // One warp per group of at most 32 * PER / SPLIT consecutive sorted bodies (groups taken from a
-// counter by resident warps; how many: *ngroups as the build wrote it, or the slice's count). With
+// counter by resident warps; how many: *ngroups as the build wrote it). With
 // SPLIT > 1 (small groups, PER = 1) SPLIT lanes hold each body and share its lists: lane l takes
 // body l mod (32 / SPLIT) and every SPLIT-th entry; their sums meet by shuffles at the end (in a
 // fixed order). Breadth-first
@@ -181,9 +183,9 @@ __device__ __forceinline__ void traverse_groups(
     const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
     u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
-    const u32* __restrict__ ngroups, int sliced_groups, T eps2, T G, Relative<T> rel) {
+    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel) {
   const bool pre = rel.pre > T(0);
-  const int groups = ngroups ? static_cast<int>(*ngroups) : sliced_groups;
+  const int groups = static_cast<int>(*ngroups);
   extern __shared__ __align__(32) unsigned char smem[];
   static_assert(SPLIT == 1 || PER == 1, "split lanes hold one body each");
   constexpr int kSpan = 32 / SPLIT;  // bodies a warp holds per PER
@@ -227,10 +229,10 @@ __device__ __forceinline__ void traverse_groups(
     const T f = rel.s && !pre ? tree::relative_group_factor(rel.alpha, rel.amin[grp]) : T(0);
     const T rscale = pre ? rel.pre : T(1);
 
-    // breadth-first walk from the root
-    if (lane == 0) q[0] = 0;
+    // breadth-first walk from the roots
+    if (static_cast<u32>(lane) < tv.trees) q[lane] = static_cast<u32>(lane) * tv.root_stride;
     __syncwarp();
-    u32 head = 0, tail = 1;
+    u32 head = 0, tail = tv.trees;
     int ncell = 0, nbody = 0;
     ull cells = 0, bodies = 0;
     while (head < tail) {
@@ -331,11 +333,10 @@ __global__ void __maxnreg__(72)
                           TreeView<float> tv, const uint2* __restrict__ group_list,
                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                           ull* __restrict__ work, ull* __restrict__ work_acc,
-                          const u32* __restrict__ ngroups, int sliced_groups, float eps2, float G,
+                          const u32* __restrict__ ngroups, float eps2, float G,
                           Relative<float> rel) {
   traverse_groups<float, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
-                                                  work, work_acc, ngroups, sliced_groups, eps2, G,
-                                                  rel);
+                                                  work, work_acc, ngroups, eps2, G, rel);
 }
 template <int PER, int SPLIT, bool Quad, bool Guard>
 __global__ void __launch_bounds__(512)
@@ -343,11 +344,10 @@ __global__ void __launch_bounds__(512)
                            TreeView<double> tv, const uint2* __restrict__ group_list,
                            u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                            ull* __restrict__ work, ull* __restrict__ work_acc,
-                           const u32* __restrict__ ngroups, int sliced_groups, double eps2,
-                           double G, Relative<double> rel) {
+                           const u32* __restrict__ ngroups, double eps2, double G,
+                           Relative<double> rel) {
   traverse_groups<double, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
-                                                   work, work_acc, ngroups, sliced_groups, eps2, G,
-                                                   rel);
+                                                   work, work_acc, ngroups, eps2, G, rel);
 }
 
 // the kernel for precision T

@@ -56,8 +56,14 @@ class DeviceBuffer {
   }
   /// Copies `count` elements to host memory (count <= size()) after the work queued on `stream`.
   void download(T* dst, std::size_t count, cudaStream_t stream = nullptr) const {
+    download_from(dst, 0, count, stream);
+  }
+  /// The same from element `first` on (first + count <= size()).
+  void download_from(T* dst, std::size_t first, std::size_t count,
+                     cudaStream_t stream = nullptr) const {
     if (!count) return;
-    NBODY_CUDA_CHECK(cudaMemcpyAsync(dst, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    NBODY_CUDA_CHECK(
+        cudaMemcpyAsync(dst, ptr_ + first, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 

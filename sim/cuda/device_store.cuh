@@ -77,12 +77,25 @@ struct Slicing {
   static constexpr int kCostBins = 64;
   int rank = 0, parts = 1;
   /// The ranks' boundaries in stored-body order (parts + 1 entries). A work-balanced kernel may
-  /// move them (every rank the same way) inside forces(), e.g. to group boundaries, and then
-  /// fills its row of cost_bins for the bodies of its new slice.
+  /// move them (every rank the same way) inside forces(), and fills its row of cost_bins for the
+  /// bodies of its slice.
   std::vector<std::size_t> cuts;
   /// Device array of parts x kCostBins work counts: bins of equal body count over each rank's
   /// slice of the last force evaluation (each rank fills its own row; the exchange the rest).
   unsigned long long* cost_bins = nullptr;
+  /// Collectives over the ranks for a kernel that shares data inside forces() (a tree kernel
+  /// shares each GPU's tree), on the store's stream; every rank calls them in the same order
+  /// with the same sizes. all_gather: `bytes` at recv + rank * bytes of every rank into recv of
+  /// every rank. share: for each array and each rank r, the elements [first[r], first[r] +
+  /// count[r]) (of `size` bytes each) from rank r to every rank.
+  struct Shared {
+    void* data;
+    std::size_t size;
+  };
+  std::function<void(void* recv, std::size_t bytes)> all_gather;
+  std::function<void(const std::vector<Shared>& arrays, const std::vector<std::size_t>& first,
+                     const std::vector<std::size_t>& count)>
+      share;
 };
 
 /// Device storage of bodies in precision T around one force kernel.
@@ -131,6 +144,8 @@ class DeviceStore final : public ForceBackend {
   int parts() const { return slicing_ ? slicing_->parts : 1; }
   int rank() const { return slicing_ ? slicing_->rank : 0; }
   std::vector<std::size_t>& cuts() { return slicing_->cuts; }
+  /// The ranks' collectives (parts() > 1 only).
+  const Slicing& slicing() const { return *slicing_; }
   unsigned long long* cost_bins() const { return slicing_->cost_bins; }
   static constexpr int kCostBins = Slicing::kCostBins;
   /// Set by a kernel that splits the targets (null: every body); it outlives the store's use.

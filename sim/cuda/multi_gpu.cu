@@ -10,9 +10,10 @@
 //   one in-place ncclBroadcast per slice, rooted at its owner, all in one ncclGroupStart/End.
 //
 // The kernels are deterministic, so every store stays bitwise the same as the others: a tree
-// kernel sorts and builds the same tree on every GPU and moves the cuts to the same group
-// boundaries. The store knows nothing of the other GPUs; the rigid halos' field and the 1PN
-// term run on every GPU like on one.
+// kernel sorts alike on every GPU, builds the tree of its own slice and shares it with the others
+// through the collectives the wrapper puts in the Slicing (all-gather, share). The store knows
+// nothing of the other GPUs; the rigid halos' field and the 1PN term run on every GPU like on
+// one.
 //
 // The ranks live in one process (--gpus N: ncclCommInitAll, one host thread per GPU, the first
 // GPU drives the display) or one per process (--rank R --world W --nccl-id ID: ncclCommInitRank,
@@ -168,6 +169,10 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     cost_.resize(bins);
     NBODY_CUDA_CHECK(cudaMemset(cost_.get(), 0, bins * sizeof(ull)));
     slicing_.cost_bins = cost_.get();
+    slicing_.all_gather = [this](void* recv, std::size_t bytes) { all_gather(recv, bytes); };
+    slicing_.share = [this](const std::vector<Slicing::Shared>& arrays,
+                            const std::vector<std::size_t>& first,
+                            const std::vector<std::size_t>& count) { share(arrays, first, count); };
     hashes_.resize(world);
   }
 
@@ -310,6 +315,31 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     costs_ready_ = inner_->balance_by_work();
   }
 
+  // the collectives of Slicing (see there), on the store's stream
+  void all_gather(void* recv, std::size_t bytes) {
+    auto* base = static_cast<char*>(recv);
+    NBODY_NCCL_CHECK(ncclAllGather(base + bytes * slicing_.rank, base, bytes, ncclChar, comm_,
+                                   this->store().context().stream));
+  }
+  void share(const std::vector<Slicing::Shared>& arrays, const std::vector<std::size_t>& first,
+             const std::vector<std::size_t>& count) {
+    const cudaStream_t stream = this->store().context().stream;
+    NBODY_NCCL_CHECK(ncclGroupStart());
+    try {
+      for (const Slicing::Shared& a : arrays)
+        for (int r = 0; r < slicing_.parts; ++r) {
+          if (count[r] == 0) continue;
+          char* part = static_cast<char*>(a.data) + a.size * first[r];
+          NBODY_NCCL_CHECK(
+              ncclBroadcast(part, part, a.size * count[r], ncclChar, r, comm_, stream));
+        }
+    } catch (...) {
+      NBODY_NCCL_LOG(ncclGroupEnd());
+      throw;
+    }
+    NBODY_NCCL_CHECK(ncclGroupEnd());
+  }
+
   // every rank's `value` equal to rank 0's, else nbody::Error naming `what`
   void agree(ull value, const char* what) {
     const cudaStream_t stream = this->store().context().stream;
@@ -441,9 +471,18 @@ class MultiDeviceStore final : public ForceBackend {
   double last_step_ms() const override { return last_ms_; }
   StepWork last_work() const override { return work_; }
 
+  // every GPU's tree (a forest: each covers its GPU's slice of the bodies)
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
-    DeviceScope scope(devices_[0]);
-    return parts_[0]->tree_cells(max_level, out);
+    out.clear();
+    bool any = false;
+    std::vector<TreeCell> part;
+    for (std::size_t d = 0; d < parts_.size(); ++d) {
+      DeviceScope scope(devices_[d]);
+      if (!parts_[d]->tree_cells(max_level, part)) continue;
+      any = true;
+      out.insert(out.end(), part.begin(), part.end());
+    }
+    return any;
   }
   bool supports_device_output() const override { return true; }
   void set_device_output(const DeviceOutput& out) override {
