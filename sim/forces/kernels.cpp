@@ -320,6 +320,12 @@ void validate_kernel_params(const SimParams& p) {
   if (p.precision == Precision::Double && !k.supports_double && k.supports_float)
     fail("precision: kernel '", k.name, "' supports float only");
   validate_integrator(p, k.gpu);  // IAS15 and WHFast: host only; IAS15: double
+  // a GPU tree on several GPUs walks every GPU's tree from its root, the roots one per lane of a
+  // warp (sim/cuda/barnes_hut.cu)
+  constexpr int kMaxTreeGpus = 32;
+  if (k.gpu && k.tree && std::max(p.gpus, p.process.world) > kMaxTreeGpus)
+    fail(p.process.world > 1 ? "--world " : "--gpus ", std::max(p.gpus, p.process.world),
+         ": kernel '", k.name, "' runs on at most ", kMaxTreeGpus, " GPUs");
   for (const Tunable& t : k.tunables) {
     const double v = k.value(p, t.key);
     if (!t.valid(v))

@@ -57,6 +57,29 @@ TEST(KernelTable, InvalidTunableNamesAllowedValues) {
   EXPECT_NE(e.find("0..1024"), std::string::npos);
 }
 
+TEST(KernelTable, GpuTreeOnAtMost32Gpus) {
+  // the GPU Barnes-Hut walks one tree per GPU, their roots one per lane of a warp
+  bool built = false;
+  for (const KernelInfo& k : kernel_table())
+    built = built || k.name == "barnes-hut";
+  if (!built) GTEST_SKIP() << "built without CUDA: no GPU Barnes-Hut";
+  SimParams p;
+  p.kernel = "barnes-hut";
+  p.process = {0, 33, "id"};
+  EXPECT_EQ(test::error_of([&] { validate_kernel_params(p); }),
+            "--world 33: kernel 'barnes-hut' runs on at most 32 GPUs");
+  p.process = {0, 32, "id"};
+  EXPECT_EQ(test::error_of([&] { validate_kernel_params(p); }), "");
+  p.process = {};
+  p.gpus = 40;
+  EXPECT_EQ(test::error_of([&] { validate_kernel_params(p); }),
+            "--gpus 40: kernel 'barnes-hut' runs on at most 32 GPUs");
+  // all-pairs kernels take any number
+  p.kernel = "tiled";
+  p.process = {0, 64, "id"};
+  EXPECT_EQ(test::error_of([&] { validate_kernel_params(p); }), "");
+}
+
 TEST(KernelTable, BadPhysicsParametersRejected) {
   SimParams p;
   p.dt = 0;
