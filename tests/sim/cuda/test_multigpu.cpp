@@ -153,7 +153,7 @@ double max_position_difference(const Bodies& a, const Bodies& b) {
   return d;
 }
 
-// Barnes-Hut on `gpus` GPUs: the errors of its accelerations against the double direct sum
+// the errors of the accelerations of p's kernel (on p.gpus GPUs) against the double direct sum
 Errors bh_errors(const SimParams& p, const Bodies& b, double* work = nullptr) {
   const Accel a = accelerations(p, b, work);
   return errors_at(a, b, check_indices(b.size()), p.G, p.softening);
@@ -243,6 +243,8 @@ TEST(MultiGpu, InteropOutputOnTheFirstGpu) {
       // the forest's forces differ from one tree's within its error
       for (std::size_t i = 0; i < pos[0].size(); ++i)
         ASSERT_NEAR(pos[0][i], pos[1][i], 1e-5) << k << " " << i;
+      for (std::size_t i = 0; i < speed[0].size(); ++i)
+        ASSERT_NEAR(speed[0][i], speed[1][i], 1e-5) << k << " speed " << i;
     } else {
       EXPECT_EQ(pos[0], pos[1]) << k;
       EXPECT_EQ(speed[0], speed[1]) << k;
