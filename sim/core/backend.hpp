@@ -108,6 +108,9 @@ struct BhConfig {
   bool bmax = false;   ///< opening radius also bounded by the bodies' extent (bmax_opening_radius2)
   double alpha = 0;    ///< > 0: the relative opening too (tree::relative_opening_size)
   int block_size = 0;  ///< GPU: CUDA threads per block of the traversal (0 on the CPU)
+  /// GPU: > 0: cells farther from a group's centre than its radius / local_theta act through
+  /// one local expansion for the group (0: off, and on the CPU)
+  double local_theta = 0;
 };
 BhConfig bh_config(const KernelInfo& row, const SimParams& p);
 /// The group size a Barnes-Hut kernel walks with for `n` bodies: `c.group_size`, or when it is 0

@@ -6,11 +6,12 @@
 
 // ---------------------------------------------------------------- traversal
 
-// the per-warp shared memory: pending cells and bodies, and the staged sources
+// the per-warp shared memory: pending cells, bodies and far cells, and the staged sources
 template <typename T>
 struct WarpLists {
   u32 cells[64];
   u32 bodies[64];
+  u32 far[64];
   Vec4<T> stage[3][32];
 };
 
@@ -35,6 +36,7 @@ struct Relative {
   T pre;
   T alpha;
   T strict;
+  T far_alpha;  // far cells (local_theta > 0): expand only where M r^3 / D^5 < far_alpha |a|min
 };
 
 __device__ __forceinline__ u32 lanemask_lt() {
@@ -129,6 +131,111 @@ __device__ __forceinline__ void eval_bodies(WarpLists<T>& w, int k, int lane, in
   __syncwarp();
 }
 
+// the bodies of a group (lane `slot` holds bodies slot, 32 + slot, ...; past the group's end
+// copies of the first) and the group's bounding box, on every lane
+template <typename T, int PER>
+__device__ __forceinline__ void load_group(const Vec4<T>* __restrict__ pos, int i0, int gn,
+                                           int slot, Targets<T, PER>& g, T lo[3], T hi[3]) {
+  const Vec4<T> p0 = pos[i0];
+  lo[0] = hi[0] = p0.x, lo[1] = hi[1] = p0.y, lo[2] = hi[2] = p0.z;
+#pragma unroll
+  for (int p = 0; p < PER; ++p) {
+    const int i = p * 32 + slot;
+    const Vec4<T> b = i < gn ? pos[i0 + i] : p0;
+    g.x[p] = b.x, g.y[p] = b.y, g.z[p] = b.z;
+    g.ax[p] = g.ay[p] = g.az[p] = T(0);
+    lo[0] = fmin(lo[0], b.x), lo[1] = fmin(lo[1], b.y), lo[2] = fmin(lo[2], b.z);
+    hi[0] = fmax(hi[0], b.x), hi[1] = fmax(hi[1], b.y), hi[2] = fmax(hi[2], b.z);
+  }
+#pragma unroll
+  for (int a = 0; a < 3; ++a)
+    for (int o = 16; o > 0; o >>= 1) {
+      lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
+      hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
+    }
+}
+
+// a group as far cells see it: its box's centre, radius^2 and radius^3, and (the relative
+// opening) far_alpha times its weakest pull (< 0: no relative test)
+template <typename T>
+struct FarGroup {
+  T cx = T(0), cy = T(0), cz = T(0), rg2 = T(0), rg3 = T(0), frel = T(-1);
+};
+
+template <typename T>
+__device__ __forceinline__ FarGroup<T> far_group(const T lo[3], const T hi[3], T frel) {
+  FarGroup<T> f;
+  f.cx = T(0.5) * (lo[0] + hi[0]), f.cy = T(0.5) * (lo[1] + hi[1]), f.cz = T(0.5) * (lo[2] + hi[2]);
+  const T hx = T(0.5) * (hi[0] - lo[0]), hy = T(0.5) * (hi[1] - lo[1]),
+          hz = T(0.5) * (hi[2] - lo[2]);
+  f.rg2 = hx * hx + hy * hy + hz * hz;
+  f.rg3 = f.rg2 * sqrt(f.rg2);
+  f.frel = frel;
+  return f;
+}
+
+// whether an accepted cell (a: its centre of mass) acts through the group's expansion: farther
+// from the centre than the radius / local_theta (far2 = local_theta^2) and, with the relative
+// opening, where the expansion's error bound M r^3 / D^5 is below far_alpha |a|min
+template <typename T>
+__device__ __forceinline__ bool is_far(const FarGroup<T>& f, const Vec4<T>& a, u32 node,
+                                       const TreeView<T>& tv, T far2) {
+  const T dx = a.x - f.cx, dy = a.y - f.cy, dz = a.z - f.cz;
+  const T dd = dx * dx + dy * dy + dz * dz;
+  if (!(dd * far2 > f.rg2)) return false;
+  return f.frel < T(0) || dd * dd * sqrt(dd) * f.frel > tv.M[node].x * f.rg3;
+}
+
+// the sum over the warp's lanes of v[0..n), on every lane (xor butterfly: each pair adds the
+// same two values, so every lane gets the same bits, and so does every run)
+template <typename T, int N>
+__device__ __forceinline__ void warp_sum(T (&v)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+      v[i] += __shfl_xor_sync(kFull, v[i], o);
+}
+
+// evaluates the first k (<= 32) pending far cells through one local expansion about the
+// group's centre (cx, cy, cz) (barnes-hut's local_theta, tree::far_field_add): lane l expands
+// cell l, the warp sums the expansions, and each body adds their field at its offset from the
+// centre (of lanes that share a body, the first: finish_group adds theirs up)
+template <typename T, int PER, int SPLIT>
+__device__ __forceinline__ void eval_far(const WarpLists<T>& w, int k, int lane, int j0,
+                                         const TreeView<T>& tv, Targets<T, PER>& g, T eps2,
+                                         const FarGroup<T>& fg, bool both) {
+  const T cx = fg.cx, cy = fg.cy, cz = fg.cz;
+  tree::Taylor<T> t;
+#pragma unroll
+  for (int i = 0; i < 3; ++i)
+    t.c0[i] = T(0);
+#pragma unroll
+  for (int i = 0; i < 6; ++i)
+    t.c1[i] = T(0);
+#pragma unroll
+  for (int i = 0; i < 10; ++i)
+    t.c2[i] = T(0);
+  if (lane < k) {
+    const u32 c = w.far[lane];
+    const Vec4<T> a = tv.A[c], mm = tv.M[c], qq = tv.Q[c];
+    const tree::Multipole<T> mp{mm.x, a.x, a.y, a.z, mm.y, mm.z, mm.w, qq.x, qq.y, qq.z};
+    tree::far_field_add<T, true>(cx, cy, cz, mp, eps2, t);
+  }
+  warp_sum(t.c0);
+  warp_sum(t.c1);
+  warp_sum(t.c2);
+  __syncwarp();
+  if (j0 != 0) return;
+#pragma unroll
+  for (int p = 0; p < PER; ++p)
+    if (p == 0 || both) {
+      T f[3];
+      tree::taylor_at(t, g.x[p] - cx, g.y[p] - cy, g.z[p] - cz, f);
+      g.ax[p] += f[0], g.ay[p] += f[1], g.az[p] += f[2];
+    }
+}
+
 // moves entries [32, k) of a pending list to its front
 __device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
   const u32 v = lane + 32 < k ? list[lane + 32] : 0;
@@ -171,19 +278,23 @@ __device__ __forceinline__ void finish_group(Targets<T, PER>& g, int gn, int lan
 }
 
 // One warp per group of at most 32 * PER / SPLIT consecutive sorted bodies (groups taken from a
-// counter by resident warps; how many: *ngroups as the build wrote it). With
+// counter by resident warps; how many: *ngroups as the build wrote it). Far (barnes-hut's
+// local_theta, with the quadrupole): an accepted cell whose centre of mass lies farther from the
+// group's centre than the group's radius / local_theta acts through one local expansion for the
+// whole group (eval_far) instead of on each body; far2 = local_theta^2. With
 // SPLIT > 1 (small groups, PER = 1) SPLIT lanes hold each body and share its lists: lane l takes
 // body l mod (32 / SPLIT) and every SPLIT-th entry; their sums meet by shuffles at the end (in a
 // fixed order). Breadth-first
 // walk: a node is accepted as a cell when its centre of mass is farther than r_crit from the
 // group's box; an opened leaf gives its bodies; an opened internal node queues its children (if the
 // warp's queue is full, its bodies instead: exact, only slower).
-template <typename T, int PER, int SPLIT, bool Quad, bool Guard>
+template <typename T, int PER, int SPLIT, bool Quad, bool Guard, bool Far>
 __device__ __forceinline__ void traverse_groups(
     const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
     u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
-    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel) {
+    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel, T far2) {
+  static_assert(!Far || Quad, "far cells expand with their quadrupoles");
   const bool pre = rel.pre > T(0);
   const int groups = static_cast<int>(*ngroups);
   extern __shared__ __align__(32) unsigned char smem[];
@@ -204,26 +315,13 @@ __device__ __forceinline__ void traverse_groups(
     const int i0 = static_cast<int>(gr.x), gn = static_cast<int>(gr.y);
     const bool both = gn > 32;  // a lane's second body is real
 
-    // the group's bodies and box
+    // the group's bodies and box; for far cells its centre and radius
     Targets<T, PER> g;
     T lo[3], hi[3];
-    const Vec4<T> p0 = pos[i0];
-    lo[0] = hi[0] = p0.x, lo[1] = hi[1] = p0.y, lo[2] = hi[2] = p0.z;
-#pragma unroll
-    for (int p = 0; p < PER; ++p) {
-      const int i = p * 32 + slot;
-      const Vec4<T> b = i < gn ? pos[i0 + i] : p0;
-      g.x[p] = b.x, g.y[p] = b.y, g.z[p] = b.z;
-      g.ax[p] = g.ay[p] = g.az[p] = T(0);
-      lo[0] = fmin(lo[0], b.x), lo[1] = fmin(lo[1], b.y), lo[2] = fmin(lo[2], b.z);
-      hi[0] = fmax(hi[0], b.x), hi[1] = fmax(hi[1], b.y), hi[2] = fmax(hi[2], b.z);
-    }
-#pragma unroll
-    for (int a = 0; a < 3; ++a)
-      for (int o = 16; o > 0; o >>= 1) {
-        lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
-        hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
-      }
+    load_group<T, PER>(pos, i0, gn, slot, g, lo, hi);
+    FarGroup<T> fg;
+    if constexpr (Far)
+      fg = far_group<T>(lo, hi, rel.s && !pre ? rel.far_alpha * rel.amin[grp] : T(-1));
 
     // the relative opening's factor of this group; the first pass's looser radii
     const T f = rel.s && !pre ? tree::relative_group_factor(rel.alpha, rel.amin[grp]) : T(0);
@@ -233,14 +331,14 @@ __device__ __forceinline__ void traverse_groups(
     if (static_cast<u32>(lane) < tv.trees) q[lane] = static_cast<u32>(lane) * tv.root_stride;
     __syncwarp();
     u32 head = 0, tail = tv.trees;
-    int ncell = 0, nbody = 0;
-    ull cells = 0, bodies = 0;
+    int ncell = 0, nbody = 0, nfar = 0;
+    ull cells = 0, bodies = 0, fars = 0;
     while (head < tail) {
       const u32 take = min(32u, tail - head);
       const bool valid = static_cast<u32>(lane) < take;
       const u32 node = valid ? q[(head + lane) & mask] : 0;
       head += take;
-      bool accept = false, open = false, leaf = false;
+      bool accept = false, open = false, leaf = false, far = false;
       u32 k = 0;
       if (valid) {
         const Vec4<T> a = tv.A[node];
@@ -248,6 +346,7 @@ __device__ __forceinline__ void traverse_groups(
             tree::box_distance2<T>(a.x, a.y, a.z, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
         accept = d2 > a.w * rscale;
         if (accept && f > T(0)) accept = d2 > rel.s[node] * f || d2 > a.w * rel.strict;
+        if constexpr (Far) far = accept && !pre && is_far(fg, a, node, tv, far2);
         if (!accept) {
           k = tv.nchild[node];
           open = k > 0;
@@ -271,7 +370,22 @@ __device__ __forceinline__ void traverse_groups(
       tail += __reduce_add_sync(kFull, open ? k : 0u);
       __syncwarp();
 
-      // accepted cells into the cell list
+      // far cells into the far list, the other accepted ones into the cell list
+      if constexpr (Far) {
+        const u32 fb = __ballot_sync(kFull, far);
+        if (far) {
+          w.far[nfar + __popc(fb & lt)] = node;
+          accept = false;
+        }
+        nfar += __popc(fb);
+        fars += __popc(fb);
+        __syncwarp();
+        if (nfar >= 32) {
+          eval_far<T, PER, SPLIT>(w, 32, lane, j0, tv, g, eps2, fg, both);
+          shift_down(w.far, nfar, lane);
+          nfar -= 32;
+        }
+      }
       const u32 ballot = __ballot_sync(kFull, accept);
       if (accept) w.cells[ncell + __popc(ballot & lt)] = node;
       ncell += __popc(ballot);
@@ -312,9 +426,12 @@ __device__ __forceinline__ void traverse_groups(
     }
     if (ncell > 0) eval_cells<T, PER, SPLIT, Quad>(w, ncell, lane, j0, tv, g, eps2, both);
     if (nbody > 0) eval_bodies<T, PER, SPLIT, Guard>(w, nbody, lane, j0, pos, g, eps2, both);
+    if constexpr (Far)
+      if (nfar > 0) eval_far<T, PER, SPLIT>(w, nfar, lane, j0, tv, g, eps2, fg, both);
     finish_group<T, PER, SPLIT>(g, gn, lane, slot, j0, grp, acc + i0, G, pre, rel.amin);
     if (lane == 0) {
-      const ull wk = static_cast<ull>(gn) * (cells + bodies);
+      // a far cell's expansion costs a warp about what 12 of its bodies' pulls do
+      const ull wk = static_cast<ull>(gn) * (cells + bodies) + kFarWork * fars;
       work[grp] = wk;
       atomicAdd(work_acc, wk);  // integers: the sum does not depend on the order
     }
@@ -327,34 +444,34 @@ __device__ __forceinline__ void traverse_groups(
 // bodies a lane, and 79 unbounded (6 blocks); 72 was the fastest of 48-80 on the H200
 // (docs/PERFORMANCE.md, "The traversal's registers, loops and quadrupole"). Double keeps
 // __launch_bounds__(512).
-template <int PER, int SPLIT, bool Quad, bool Guard>
+template <int PER, int SPLIT, bool Quad, bool Guard, bool Far>
 __global__ void __maxnreg__(72)
     traverse_kernel_float(const Vec4<float>* __restrict__ pos, Vec4<float>* __restrict__ acc,
                           TreeView<float> tv, const uint2* __restrict__ group_list,
                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                           ull* __restrict__ work, ull* __restrict__ work_acc,
-                          const u32* __restrict__ ngroups, float eps2, float G,
-                          Relative<float> rel) {
-  traverse_groups<float, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
-                                                  work, work_acc, ngroups, eps2, G, rel);
+                          const u32* __restrict__ ngroups, float eps2, float G, Relative<float> rel,
+                          float far2) {
+  traverse_groups<float, PER, SPLIT, Quad, Guard, Far>(
+      pos, acc, tv, group_list, queues, qcap, counter, work, work_acc, ngroups, eps2, G, rel, far2);
 }
-template <int PER, int SPLIT, bool Quad, bool Guard>
+template <int PER, int SPLIT, bool Quad, bool Guard, bool Far>
 __global__ void __launch_bounds__(512)
     traverse_kernel_double(const Vec4<double>* __restrict__ pos, Vec4<double>* __restrict__ acc,
                            TreeView<double> tv, const uint2* __restrict__ group_list,
                            u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                            ull* __restrict__ work, ull* __restrict__ work_acc,
                            const u32* __restrict__ ngroups, double eps2, double G,
-                           Relative<double> rel) {
-  traverse_groups<double, PER, SPLIT, Quad, Guard>(pos, acc, tv, group_list, queues, qcap, counter,
-                                                   work, work_acc, ngroups, eps2, G, rel);
+                           Relative<double> rel, double far2) {
+  traverse_groups<double, PER, SPLIT, Quad, Guard, Far>(
+      pos, acc, tv, group_list, queues, qcap, counter, work, work_acc, ngroups, eps2, G, rel, far2);
 }
 
 // the kernel for precision T
-template <typename T, int PER, int SPLIT, bool Quad, bool Guard>
+template <typename T, int PER, int SPLIT, bool Quad, bool Guard, bool Far>
 constexpr auto traverse_kernel() {
   if constexpr (std::is_same_v<T, float>)
-    return traverse_kernel_float<PER, SPLIT, Quad, Guard>;
+    return traverse_kernel_float<PER, SPLIT, Quad, Guard, Far>;
   else
-    return traverse_kernel_double<PER, SPLIT, Quad, Guard>;
+    return traverse_kernel_double<PER, SPLIT, Quad, Guard, Far>;
 }

@@ -292,6 +292,10 @@ BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
   c.bmax = row.int_value(p, "opening") != 0;
   c.alpha = row.value(p, "alpha");
   c.block_size = row.find_tunable("block_size") ? row.int_value(p, "block_size") : 0;
+  c.local_theta = row.find_tunable("local_theta") ? row.value(p, "local_theta") : 0;
+  if (c.local_theta > 0 && !c.quadrupole)
+    fail("kernel '", row.name, "': local_theta ", c.local_theta,
+         " needs the quadrupole on (the far cells' expansion starts from it)");
   return c;
 }
 
@@ -332,6 +336,7 @@ void validate_kernel_params(const SimParams& p) {
       fail(t.key, ": ", t.format(v), " is not valid for kernel '", k.name,
            "' (allowed: ", t.allowed(), ")");
   }
+  if (k.find_tunable("local_theta")) (void)bh_config(k, p);  // local_theta needs the quadrupole
 }
 
 std::vector<const Tunable*> all_tunables() {

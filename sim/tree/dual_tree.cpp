@@ -38,14 +38,8 @@ inline void cell_cell(const CellMoments<T>& A, const CellMoments<T>& B, T eps2, 
   const T g1 = -std::sqrt(iq) * iq;
   const T g2 = T(-3) * g1 * iq;
   const T g3 = T(-5) * g2 * iq;
-  // D2 and D3 (symmetric components)
-  const T gx = g3 * x, gy = g3 * y, gz = g3 * z;
-  const T d2[6] = {g2 * x * x + g1, g2 * y * y + g1, g2 * z * z + g1,
-                   g2 * x * y,      g2 * x * z,      g2 * y * z};
-  const T d3[10] = {gx * x * x + 3 * g2 * x, gx * x * y + g2 * y, gx * x * z + g2 * z,
-                    gx * y * y + g2 * x,     gx * y * z,          gx * z * z + g2 * x,
-                    gy * y * y + 3 * g2 * y, gy * y * z + g2 * z, gy * z * z + g2 * y,
-                    gz * z * z + 3 * g2 * z};
+  T d2[6], d3[10];
+  green_derivatives(x, y, z, g1, g2, g3, d2, d3);
   // 1/2 S : D3 = 1/2 [g3 R (R.S.R) + g2 (2 S R + tr(S) R)] of each cell's second moment
   const auto quad = [&](const T* s, T out[3]) {
     const T sx = s[0] * x + s[3] * y + s[4] * z;
@@ -75,34 +69,6 @@ inline void cell_cell(const CellMoments<T>& A, const CellMoments<T>& B, T eps2, 
     ta.c2[i] += mb * d3[i];
     tb.c2[i] -= ma * d3[i];
   }
-}
-
-// c1 d (c1 symmetric: xx yy zz xy xz yz)
-template <typename T>
-inline void mat_vec(const T* c, T dx, T dy, T dz, T out[3]) {
-  out[0] = c[0] * dx + c[3] * dy + c[4] * dz;
-  out[1] = c[3] * dx + c[1] * dy + c[5] * dz;
-  out[2] = c[4] * dx + c[5] * dy + c[2] * dz;
-}
-
-// c2 : d d (c2 symmetric: xxx xxy xxz xyy xyz xzz yyy yyz yzz zzz)
-template <typename T>
-inline void tensor_dd(const T* c, T dx, T dy, T dz, T out[3]) {
-  const T xx = dx * dx, yy = dy * dy, zz = dz * dz, xy = 2 * dx * dy, xz = 2 * dx * dz,
-          yz = 2 * dy * dz;
-  out[0] = c[0] * xx + c[3] * yy + c[5] * zz + c[1] * xy + c[2] * xz + c[4] * yz;
-  out[1] = c[1] * xx + c[6] * yy + c[8] * zz + c[3] * xy + c[4] * xz + c[7] * yz;
-  out[2] = c[2] * xx + c[7] * yy + c[9] * zz + c[4] * xy + c[5] * xz + c[8] * yz;
-}
-
-// t(z + d) = c0 + c1 d + 1/2 c2 : d d
-template <typename T>
-inline void taylor_at(const Taylor<T>& t, T dx, T dy, T dz, T out[3]) {
-  T l[3], q[3];
-  mat_vec(t.c1, dx, dy, dz, l);
-  tensor_dd(t.c2, dx, dy, dz, q);
-  for (int i = 0; i < 3; ++i)
-    out[i] = t.c0[i] + l[i] + T(0.5) * q[i];
 }
 
 // child += parent re-centred at the child's centre (offset d): exact for a quadratic field

@@ -42,16 +42,6 @@ struct DualWork {
   double body_pairs = 0;  ///< body pairs summed directly (each once, for both bodies)
 };
 
-/// Taylor coefficients of a field about a cell's centre of mass (without G):
-/// a(z + d) = c0 + c1 d + 1/2 c2 : d d, c1 symmetric (xx yy zz xy xz yz), c2 symmetric
-/// (xxx xxy xxz xyy xyz xzz yyy yyz yzz zzz).
-template <typename T>
-struct Taylor {
-  T c0[3];
-  T c1[6];
-  T c2[10];
-};
-
 /// A cell as the far field sees it: mass, centre of mass, second moment about it
 /// S_ab = sum m d_a d_b (xx yy zz xy xz yz) and the radius about the centre that holds its bodies.
 template <typename T>

@@ -227,4 +227,76 @@ NBODY_HD_INLINE void cell_interact(T xi, T yi, T zi, const Multipole<T>& c, T ep
   }
 }
 
+/// Taylor coefficients of a field about a point z (without G), the local expansion of far
+/// sources: a(z + d) = c0 + c1 d + 1/2 c2 : d d, c1 symmetric (xx yy zz xy xz yz), c2 symmetric
+/// (xxx xxy xxz xyy xyz xzz yyy yyz yzz zzz). Used by cpu-falcon (cell-cell) and the GPU
+/// Barnes-Hut's far cells (barnes-hut's local_theta).
+template <typename T>
+struct Taylor {
+  T c0[3];
+  T c1[6];
+  T c2[10];
+};
+
+/// The second and third derivatives of the softened Green's function at R (components as
+/// Taylor's c1 and c2), from g1 = -q^(-3/2), g2 = 3 q^(-5/2), g3 = -15 q^(-7/2) (q = |R|^2 +
+/// eps^2), each times the same factor: D2 = g2 R R + g1 I, D3 = g3 R R R + g2 (I R + ...).
+template <typename T>
+NBODY_HD_INLINE void green_derivatives(T x, T y, T z, T g1, T g2, T g3, T d2[6], T d3[10]) {
+  const T gx = g3 * x, gy = g3 * y, gz = g3 * z;
+  d2[0] = g2 * x * x + g1, d2[1] = g2 * y * y + g1, d2[2] = g2 * z * z + g1;
+  d2[3] = g2 * x * y, d2[4] = g2 * x * z, d2[5] = g2 * y * z;
+  d3[0] = gx * x * x + 3 * g2 * x, d3[1] = gx * x * y + g2 * y, d3[2] = gx * x * z + g2 * z;
+  d3[3] = gx * y * y + g2 * x, d3[4] = gx * y * z, d3[5] = gx * z * z + g2 * x;
+  d3[6] = gy * y * y + 3 * g2 * y, d3[7] = gy * y * z + g2 * z, d3[8] = gy * z * z + g2 * y;
+  d3[9] = gz * z * z + 3 * g2 * z;
+}
+
+/// c1 d (c1 symmetric: xx yy zz xy xz yz)
+template <typename T>
+NBODY_HD_INLINE void mat_vec(const T* c, T dx, T dy, T dz, T out[3]) {
+  out[0] = c[0] * dx + c[3] * dy + c[4] * dz;
+  out[1] = c[3] * dx + c[1] * dy + c[5] * dz;
+  out[2] = c[4] * dx + c[5] * dy + c[2] * dz;
+}
+
+/// c2 : d d (c2 symmetric: xxx xxy xxz xyy xyz xzz yyy yyz yzz zzz)
+template <typename T>
+NBODY_HD_INLINE void tensor_dd(const T* c, T dx, T dy, T dz, T out[3]) {
+  const T xx = dx * dx, yy = dy * dy, zz = dz * dz, xy = 2 * dx * dy, xz = 2 * dx * dz,
+          yz = 2 * dy * dz;
+  out[0] = c[0] * xx + c[3] * yy + c[5] * zz + c[1] * xy + c[2] * xz + c[4] * yz;
+  out[1] = c[1] * xx + c[6] * yy + c[8] * zz + c[3] * xy + c[4] * xz + c[7] * yz;
+  out[2] = c[2] * xx + c[7] * yy + c[9] * zz + c[4] * xy + c[5] * xz + c[8] * yz;
+}
+
+/// The expansion's field at z + d: c0 + c1 d + 1/2 c2 : d d
+template <typename T>
+NBODY_HD_INLINE void taylor_at(const Taylor<T>& t, T dx, T dy, T dz, T out[3]) {
+  T l[3], q[3];
+  mat_vec(t.c1, dx, dy, dz, l);
+  tensor_dd(t.c2, dx, dy, dz, q);
+  for (int i = 0; i < 3; ++i)
+    out[i] = t.c0[i] + l[i] + T(0.5) * q[i];
+}
+
+/// Adds the field of a far cell about the point (zx, zy, zz) to t: c0 its pull there
+/// (cell_interact: monopole, plus the quadrupole when Quad), c1 and c2 the monopole's gradients.
+/// The quadrupole's gradients are left out: with b the cell's extent, r the offset from z at
+/// which the expansion is used and d the distance, they are O(M b^2 r / d^5), the order of the
+/// expansion's own truncation O(M r^3 / d^5) when r ~ b (and of the octupole left out of c0).
+template <typename T, bool Quad>
+NBODY_HD_INLINE void far_field_add(T zx, T zy, T zz, const Multipole<T>& c, T eps2, Taylor<T>& t) {
+  cell_interact<T, Quad>(zx, zy, zz, c, eps2, t.c0[0], t.c0[1], t.c0[2]);
+  const T x = zx - c.x, y = zy - c.y, z = zz - c.z;
+  const T iq = T(1) / (x * x + y * y + z * z + eps2);
+  const T g1 = -c.m * sqrt(iq) * iq, g2 = T(-3) * g1 * iq, g3 = T(-5) * g2 * iq;
+  T d2[6], d3[10];
+  green_derivatives(x, y, z, g1, g2, g3, d2, d3);
+  for (int i = 0; i < 6; ++i)
+    t.c1[i] += d2[i];
+  for (int i = 0; i < 10; ++i)
+    t.c2[i] += d3[i];
+}
+
 }  // namespace nbody::tree

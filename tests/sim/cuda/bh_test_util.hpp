@@ -95,6 +95,22 @@ inline Errors errors_at(const Accel& a, const Bodies& held, const std::vector<st
   return e;
 }
 
+// a fresh backend's errors at `idx` on bodies `b`, and its counted work per body
+struct Outcome {
+  Errors e;
+  double per_body = 0;
+};
+
+inline Outcome outcome_of(const Bodies& b, const SimParams& p,
+                          const std::vector<std::size_t>& idx) {
+  auto bh = make_backend(p);
+  bh->set_bodies(b);
+  Outcome r;
+  r.e = errors_at(accelerations(*bh, p), held_bodies(*bh), idx, p.G, p.softening);
+  r.per_body = bh->last_work().interactions / double(b.size());
+  return r;
+}
+
 // the whole direct sum for small N, a sample above
 inline std::vector<std::size_t> check_indices(std::size_t n) {
   return sample_indices(n, n <= 4099 ? n : 512);

@@ -24,20 +24,6 @@ SimParams relative_params(Precision pr, double theta, double alpha, int group = 
   return p;
 }
 
-struct Outcome {
-  Errors e;
-  double per_body = 0;
-};
-
-Outcome run(const Bodies& b, const SimParams& p, const std::vector<std::size_t>& idx) {
-  auto bh = make_backend(p);
-  bh->set_bodies(b);
-  Outcome r;
-  r.e = errors_at(accelerations(*bh, p), held_bodies(*bh), idx, p.G, p.softening);
-  r.per_body = bh->last_work().interactions / double(b.size());
-  return r;
-}
-
 // On a Plummer sphere: theta 1 with alpha 0.003 is as accurate as the default theta 0.55 with
 // fewer interactions (the first pass's included); without alpha theta 1 is far less accurate
 // (so the relative test is what holds the error); a smaller alpha is more accurate.
@@ -47,10 +33,10 @@ TEST(BarnesHutRelative, FewerInteractionsWithinTheBound) {
   const auto idx = sample_indices(b.size(), 2048);
   for (const Precision pr : {Precision::Float, Precision::Double}) {
     SCOPED_TRACE(precision_name(pr));
-    const Outcome geo = run(b, relative_params(pr, 0.55, 0), idx);
-    const Outcome loose = run(b, relative_params(pr, 1.0, 0), idx);
-    const Outcome rel = run(b, relative_params(pr, 1.0, 0.003), idx);
-    const Outcome tight = run(b, relative_params(pr, 1.0, 0.001), idx);
+    const Outcome geo = outcome_of(b, relative_params(pr, 0.55, 0), idx);
+    const Outcome loose = outcome_of(b, relative_params(pr, 1.0, 0), idx);
+    const Outcome rel = outcome_of(b, relative_params(pr, 1.0, 0.003), idx);
+    const Outcome tight = outcome_of(b, relative_params(pr, 1.0, 0.001), idx);
     for (const auto& [name, r] :
          {std::pair{"theta 0.55", geo}, std::pair{"theta 1", loose},
           std::pair{"theta 1 alpha 0.003", rel}, std::pair{"theta 1 alpha 0.001", tight}})
@@ -83,8 +69,8 @@ TEST(BarnesHutRelative, AwkwardSizesAndGroups) {
             for (std::size_t i = 0; i < n; i += 2)
               b.m[i] = 0;
           const auto idx = check_indices(n);
-          const Outcome r = run(b, relative_params(pr, 1.0, 0.003, group), idx);
-          const Outcome loose = run(b, relative_params(pr, 1.0, 0, group), idx);
+          const Outcome r = outcome_of(b, relative_params(pr, 1.0, 0.003, group), idx);
+          const Outcome loose = outcome_of(b, relative_params(pr, 1.0, 0, group), idx);
           EXPECT_TRUE(r.e.finite);
           EXPECT_LE(r.e.median, 6e-4);
           EXPECT_LE(r.e.p99, 4e-3);

@@ -166,15 +166,18 @@ TEST(MultiGpu, BarnesHutForestAsAccurateAsOneTree) {
   sp.n = 50000;
   sp.seed = 5;
   const Bodies b = make_scene("plummer", sp).bodies;
-  // the default opening, and the relative one (its first pass on each GPU's groups)
-  for (const double alpha : {0.0, 0.003})
+  // the default opening, the relative one (its first pass on each GPU's groups), and the
+  // relative one with far cells (each group's expansion gathers cells of both trees)
+  for (const int mode : {0, 1, 2})
     for (const Precision pr : {Precision::Float, Precision::Double}) {
       SimParams p1 = params_of("barnes-hut", pr, 1), p2 = params_of("barnes-hut", pr, 2);
-      if (alpha > 0)
-        for (SimParams* p : {&p1, &p2})
-          p->tunables["theta"] = 1.0, p->tunables["alpha"] = alpha;
-      const std::string what =
-          std::string("barnes-hut ") + precision_name(pr) + (alpha > 0 ? " alpha" : "");
+      if (mode > 0)
+        for (SimParams* p : {&p1, &p2}) {
+          p->tunables["theta"] = 1.0, p->tunables["alpha"] = 0.003;
+          p->tunables["local_theta"] = mode == 2 ? 1.0 : 0.0;
+        }
+      const char* modes[] = {"", " alpha", " alpha far cells"};
+      const std::string what = std::string("barnes-hut ") + precision_name(pr) + modes[mode];
       double w1 = 0, w2 = 0;
       const Errors e1 = bh_errors(p1, b, &w1), e2 = bh_errors(p2, b, &w2);
       ASSERT_TRUE(e2.finite) << what;
