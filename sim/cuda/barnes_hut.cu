@@ -586,8 +586,8 @@ void BarnesHutBackend<T>::launch_split(T G, T eps2, bool quad, bool guard, int b
           : launch_traversal<PER, SPLIT, false, false, false>(G, eps2, block, rel);
 }
 
-// one instantiation per (bodies per lane, lanes per body, quadrupole, guard): groups of 64 hold
-// two bodies a lane, of 8 or 16 four or two lanes a body, of up to 32 (or 40-56) one
+// one instantiation per (bodies per lane, lanes per body, quadrupole, guard, far cells): groups
+// of 64 hold two bodies a lane, of 8 or 16 four or two lanes a body, of up to 32 (or 40-56) one
 template <typename T>
 void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block,
                                    const Relative<T>& rel) {
