@@ -206,16 +206,7 @@ __device__ __forceinline__ void eval_far(const WarpLists<T>& w, int k, int lane,
                                          const TreeView<T>& tv, Targets<T, PER>& g, T eps2,
                                          const FarGroup<T>& fg, bool both) {
   const T cx = fg.cx, cy = fg.cy, cz = fg.cz;
-  tree::Taylor<T> t;
-#pragma unroll
-  for (int i = 0; i < 3; ++i)
-    t.c0[i] = T(0);
-#pragma unroll
-  for (int i = 0; i < 6; ++i)
-    t.c1[i] = T(0);
-#pragma unroll
-  for (int i = 0; i < 10; ++i)
-    t.c2[i] = T(0);
+  tree::Taylor<T> t{};  // zero: lanes past k add nothing to the sums
   if (lane < k) {
     const u32 c = w.far[lane];
     const Vec4<T> a = tv.A[c], mm = tv.M[c], qq = tv.Q[c];
