@@ -60,7 +60,8 @@ struct Row {
   double per_step = 0;  // interactions per step, as the backend counted them
   double interactions = 0, gflops = 0, speedup = 0;
   double err_norm = 0, err_median = 0, err_p99 = 0, err_max = 0;
-  std::vector<StepPhase> phases;  // ms per step
+  std::vector<StepPhase> phases;                   // ms per step
+  std::vector<std::vector<StepPhase>> gpu_phases;  // several GPUs: each GPU's
   bool gpu = false;
 };
 
@@ -169,11 +170,14 @@ std::string cell(const Row& r, const std::string& key) {
 }
 
 // "build=0.12;traversal=1.5" (ms per step)
-std::string phases_text(const Row& r) {
+std::string phases_text(const std::vector<StepPhase>& phases) {
   std::ostringstream os;
-  for (const StepPhase& ph : r.phases)
+  for (const StepPhase& ph : phases)
     os << (os.tellp() ? ";" : "") << ph.name << "=" << ph.ms;
   return os.str();
+}
+std::string phases_text(const Row& r) {
+  return phases_text(r.phases);
 }
 
 std::string today() {
@@ -237,6 +241,7 @@ Row measure(const KernelInfo& k, Precision pr, const Bodies& bodies, const Refer
   const StepWork w = b->last_work();
   r.per_step = w.interactions;
   r.phases = w.phases;
+  r.gpu_phases = w.gpu_phases;
   r.interactions = w.interactions / (r.ms_median * 1e-3);
   r.gflops = r.interactions * w.flops_per_interaction * 1e-9;
   return r;
@@ -249,6 +254,9 @@ void print_row(const Row& r) {
       tunables_text(r).c_str(), r.ms_median, r.ms_min, r.ms_max, r.interactions, r.gflops,
       r.speedup, r.err_median, r.err_p99, r.err_max);
   if (!r.phases.empty()) std::printf("%16s phases (ms/step): %s\n", "", phases_text(r).c_str());
+  // several GPUs: each GPU's (the first one's are above); the exchange waits for the slowest
+  for (std::size_t g = 1; g < r.gpu_phases.size(); ++g)
+    std::printf("%16s GPU %zu phases (ms/step): %s\n", "", g, phases_text(r.gpu_phases[g]).c_str());
   std::fflush(stdout);
 }
 
@@ -311,6 +319,12 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const std
     x["interactions_per_s"] = r.interactions;
     for (const StepPhase& ph : r.phases)
       x["phases_ms"][ph.name] = ph.ms;
+    for (const std::vector<StepPhase>& g : r.gpu_phases) {
+      nlohmann::json one = nlohmann::json::object();
+      for (const StepPhase& ph : g)
+        one[ph.name] = ph.ms;
+      x["gpu_phases_ms"].push_back(one);
+    }
     x["gflops"] = r.gflops;
     x["speedup_vs_baseline"] = r.speedup;
     x["error"] = {

@@ -89,14 +89,22 @@ void timings_section(Viewer& v) {
                   v.sim_history().median(), st.kernel.c_str(), si(ips, "").c_str(),
                   si(ips * st.flops_per_interaction, "FLOP/s").c_str());
     wrapped(line);
-    if (!st.work.phases.empty()) {
-      std::string text = "step phases (ms):";
+    // one line of phases, or one per GPU on several
+    const auto phase_line = [&](const char* head, const std::vector<StepPhase>& phases) {
+      std::string text = head;
       char buf[64];
-      for (const StepPhase& ph : st.work.phases) {
+      for (const StepPhase& ph : phases) {
         std::snprintf(buf, sizeof buf, " %s %.3g", ph.name.c_str(), ph.ms);
         text += buf;
       }
       wrapped(text);
+    };
+    if (st.work.gpu_phases.size() > 1) {
+      for (std::size_t g = 0; g < st.work.gpu_phases.size(); ++g)
+        phase_line(("GPU " + std::to_string(g) + " step phases (ms):").c_str(),
+                   st.work.gpu_phases[g]);
+    } else if (!st.work.phases.empty()) {
+      phase_line("step phases (ms):", st.work.phases);
     }
   }
   plot("sim/step", v.sim_history());

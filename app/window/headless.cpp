@@ -140,6 +140,12 @@ nlohmann::json run_summary(Viewer& viewer, const EglContext& egl, const Headless
   }
   for (const StepPhase& ph : viewer.state().work.phases)
     j["phases_ms"][ph.name] = ph.ms;
+  for (const std::vector<StepPhase>& g : viewer.state().work.gpu_phases) {
+    nlohmann::json one = nlohmann::json::object();
+    for (const StepPhase& ph : g)
+      one[ph.name] = ph.ms;
+    j["gpu_phases_ms"].push_back(one);
+  }
   j["pngs"] = st.pngs;
   return j;
 }

@@ -158,8 +158,13 @@ struct StepWork {
   double interactions = 0;           ///< force interactions per step (body-body + body-cell)
   double flops_per_interaction = 0;  ///< from the kernel's row, for its precision
   std::vector<StepPhase> phases;     ///< per step, in order; empty when not measured
+  /// Several GPUs of one process: each GPU's phases (`phases` are the first GPU's). The GPUs
+  /// wait for each other in their exchange, so the spread of the phases before it shows the
+  /// imbalance; empty on one GPU.
+  std::vector<std::vector<StepPhase>> gpu_phases;
 
-  /// Adds the work of one force evaluation (interactions, and phases by name).
+  /// Adds the work of one force evaluation (interactions, and phases by name; w's flops per
+  /// interaction where it has them: a work of phases alone keeps this one's).
   void add(const StepWork& w);
   /// Divides the summed work of `steps` steps (> 0) by the step count.
   void per_step(int steps);

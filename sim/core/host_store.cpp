@@ -127,6 +127,7 @@ void HostStore<T>::run_forces(const SimParams& p, int threads) {
   const double n = static_cast<double>(size()), sources = static_cast<double>(n_massive_);
   work_ = {n * sources,
            info_.flops(std::is_same_v<T, double> ? Precision::Double : Precision::Float),
+           {},
            {}};
   kernel_->forces(p, *this, static_cast<T>(p.G), static_cast<T>(p.softening * p.softening), threads,
                   work_);

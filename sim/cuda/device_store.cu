@@ -403,6 +403,7 @@ void DeviceStore<T>::run_forces(const SimParams& p) {
   const double sources = static_cast<double>(n_sources_);
   work_ = {static_cast<double>(count()) * sources,
            info_.flops(sizeof(T) == 8 ? Precision::Double : Precision::Float),
+           {},
            {}};
   kernel_->forces(p, T(p.G), T(p.softening * p.softening), work_);
   // the rigid halos' field, after every kernel's own forces (sim/forces/external_field.hpp)

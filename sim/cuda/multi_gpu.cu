@@ -524,12 +524,16 @@ class MultiDeviceStore final : public ForceBackend {
     if (first_error >= 0) std::rethrow_exception(errors[first_error]);
   }
 
-  // interactions summed over the GPUs; phases as the first GPU timed them
+  // interactions summed over the GPUs; phases as the first GPU timed them, and every GPU's
   void gather_work() {
     work_ = parts_[0]->last_work();
     work_.interactions = 0;
-    for (const auto& part : parts_)
-      work_.interactions += part->last_work().interactions;
+    work_.gpu_phases.clear();
+    for (const auto& part : parts_) {
+      const StepWork w = part->last_work();
+      work_.interactions += w.interactions;
+      work_.gpu_phases.push_back(w.phases);
+    }
   }
 
   void check_usable() const {

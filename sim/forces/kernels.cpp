@@ -111,7 +111,7 @@ Tunable choice_tunable(std::string key, std::string label, std::vector<std::stri
 
 void StepWork::add(const StepWork& w) {
   interactions += w.interactions;
-  flops_per_interaction = w.flops_per_interaction;
+  if (w.flops_per_interaction > 0) flops_per_interaction = w.flops_per_interaction;
   for (const StepPhase& ph : w.phases) {
     auto it = std::find_if(phases.begin(), phases.end(),
                            [&](const StepPhase& q) { return q.name == ph.name; });

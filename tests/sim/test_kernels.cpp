@@ -169,6 +169,25 @@ TEST(KernelTable, BackendReportsItsWork) {
   }
 }
 
+// work is summed by evaluation; a work of phases alone (the multi-GPU exchange's) keeps the
+// flops per interaction (it reset them to 0, and `nbody bench` showed 0 GFLOP/s on two GPUs)
+TEST(KernelTable, StepWorkSumsPhasesAndKeepsFlops) {
+  StepWork total;
+  total.add(StepWork{100, 20, {{"build", 1.0}, {"traversal", 4.0}}, {}});
+  StepWork exchange;
+  exchange.phases.push_back({"exchange", 0.5});
+  total.add(exchange);
+  total.add(StepWork{300, 20, {{"traversal", 2.0}}, {}});
+  EXPECT_DOUBLE_EQ(total.interactions, 400);
+  EXPECT_DOUBLE_EQ(total.flops_per_interaction, 20);
+  ASSERT_EQ(total.phases.size(), 3u);
+  EXPECT_EQ(total.phases[1].name, "traversal");
+  EXPECT_DOUBLE_EQ(total.phases[1].ms, 6.0);
+  total.per_step(2);
+  EXPECT_DOUBLE_EQ(total.interactions, 200);
+  EXPECT_DOUBLE_EQ(total.phases[2].ms, 0.25);
+}
+
 TEST(AccelerationError, NormwiseAndMax) {
   std::vector<double> r = {1, 0}, z = {0, 0}, a = {1.1, 0};
   const AccelError e = acceleration_error(a, z, z, r, z, z);

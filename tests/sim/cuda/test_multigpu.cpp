@@ -186,6 +186,25 @@ TEST(MultiGpu, BarnesHutForestAsAccurateAsOneTree) {
       EXPECT_LT(e2.p99, 1.3 * e1.p99 + 1e-6) << what;
       EXPECT_GT(w2, 0.9 * w1) << what;
       EXPECT_LT(w2, 1.2 * w1) << what;
+      // the work as one GPU reports it (flops from the row), and each GPU's phases
+      if (mode == 0) {
+        auto be = make_backend(p2);
+        be->set_bodies(b);
+        be->step(p2, 2);
+        const StepWork w = be->last_work();
+        EXPECT_DOUBLE_EQ(w.flops_per_interaction, find_kernel("barnes-hut").flops(pr)) << what;
+        ASSERT_EQ(w.gpu_phases.size(), 2u) << what;
+        for (const std::vector<StepPhase>& g : w.gpu_phases) {
+          std::vector<std::string> names;
+          for (const StepPhase& ph : g) {
+            names.push_back(ph.name);
+            EXPECT_GE(ph.ms, 0.0) << what << " " << ph.name;
+          }
+          EXPECT_EQ(names, (std::vector<std::string>{"keys+sort", "build", "traversal", "exchange",
+                                                     "integrate"}))
+              << what;
+        }
+      }
       // the same on every run: accelerations and steps (re-sorted each step, the slices moving
       // with the counted work)
       const Accel two = accelerations(p2, b), again = accelerations(p2, b);
