@@ -710,9 +710,9 @@ KernelInfo barnes_hut_row() {
       "group's radius / local_theta acts through one second-order expansion about that centre "
       "for the whole group, not on each body; with alpha > 0 only where the expansion's error "
       "bound is below alpha / 64 of the group's weakest pull (needs the quadrupole; 0 = off). "
-      "From 1M bodies: uniform ones theta 0.55, local_theta 0.45 (28 % faster than theta 0.58 "
+      "From 1M bodies: uniform ones theta 0.55, local_theta 0.45 (33 % faster than theta 0.58 "
       "alone at the same median error); clustered ones theta 1, alpha 0.0025, local_theta 1 (as "
-      "accurate as alpha 0.003-0.004 without: ~7 % faster at 1M, ~20 % at 8.4M)"));
+      "accurate as alpha 0.003-0.004 without: ~13 % faster at 1M, ~25 % at 8.4M)"));
 
   k.create = [](const KernelInfo& row, const SimParams& p) -> std::unique_ptr<ForceBackend> {
     if (p.precision == Precision::Double) return make_barnes_hut<double>(row);

@@ -435,8 +435,12 @@ __device__ __forceinline__ void traverse_groups(
 // bodies a lane, and 79 unbounded (6 blocks); 72 was the fastest of 48-80 on the H200
 // (docs/PERFORMANCE.md, "The traversal's registers, loops and quadrupole"). Double keeps
 // __launch_bounds__(512).
+// The kernels with far cells (local_theta) hold a group's expansion too: at 72 they spilled
+// 24-64 bytes a thread; 96 (5 blocks of 128 an SM, the most registers at that occupancy) made
+// the whole step 4-8 % faster on the H100 than 72 (80: the same as 72; 112 and 128: between;
+// docs/PERFORMANCE.md, "Far cells with 96 registers").
 template <int PER, int SPLIT, bool Quad, bool Guard, bool Far>
-__global__ void __maxnreg__(72)
+__global__ void __maxnreg__(Far ? 96 : 72)
     traverse_kernel_float(const Vec4<float>* __restrict__ pos, Vec4<float>* __restrict__ acc,
                           TreeView<float> tv, const uint2* __restrict__ group_list,
                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
