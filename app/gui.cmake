@@ -13,6 +13,7 @@ add_library(nbody_gui STATIC
   runner/sim_runner_edit.cpp
   runner/monitors.cpp
   window/viewer_edit.cpp
+  window/viewer_view.cpp
   window/viewer_draw.cpp
   window/gestures.cpp
   window/startup.cpp

@@ -245,6 +245,12 @@ void display_section(Viewer& v) {
   if (ImGui::Button("fit view (F)")) v.request(ViewRequest::Fit);
   ImGui::SameLine();
   if (ImGui::Button("reset view (R)")) v.request(ViewRequest::Reset);
+  ImGui::Checkbox("keep the bodies in view", &v.controls.keep_in_view);
+  help_marker(
+      "When most bodies drift out of the picture, or gather in a small part of it, the camera "
+      "re-centres and zooms smoothly, never nearer than the view it started from. A zoom, a "
+      "pan or a saved view turns it off (it rests while the camera follows something); F and R "
+      "turn it on again.");
 }
 
 void map_section(Viewer& v) {

@@ -40,6 +40,11 @@ struct Controls {
   /// the scene's group g (a galaxy).
   int follow_group = -1;
   float view_offset_px = 0;  ///< the 3D view's centre moves right by this many pixels
+  /// The camera keeps the shown bodies in view: when most of them drift out of the picture (or
+  /// gather in a small part of it) it re-centres and zooms, smoothly, never nearer than the view
+  /// it started from. A zoom, a pan or a saved view hands the camera to the user (and it rests
+  /// while the camera follows something); F, R and a new scene hand it back.
+  bool keep_in_view = true;
   // what the scene and comparison requests will carry
   std::string preset_name;
   SceneParams preset_params;

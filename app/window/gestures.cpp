@@ -118,10 +118,15 @@ void Gestures::update(const PointerInput& in, Viewer& v, int width, int height, 
   last_x_ = in.x;
   last_y_ = in.y;
   if (!in.over_ui) {
-    if (in.scroll != 0) v.camera().zoom(static_cast<float>(in.scroll));
+    // a zoom or a pan takes the camera from keep_in_view
+    if (in.scroll != 0) {
+      v.camera().zoom(static_cast<float>(in.scroll));
+      v.controls.keep_in_view = false;
+    }
     if (in.right) {
       v.camera().pan(dx, dy, static_cast<float>(std::max(height, 1)));
       v.controls.follow = v.controls.follow_group = -1;
+      v.controls.keep_in_view = false;
     }
   }
   const bool pressed = in.left && !was_left_;
@@ -148,6 +153,7 @@ void Gestures::update(const PointerInput& in, Viewer& v, int width, int height, 
       case Drag::Pan:
         v.camera().pan(dx, dy, static_cast<float>(std::max(height, 1)));
         v.controls.follow = v.controls.follow_group = -1;
+        v.controls.keep_in_view = false;
         break;
       case Drag::Move: {
         const glm::vec3 w = v.unproject(static_cast<float>(in.x), static_cast<float>(in.y),

@@ -176,34 +176,6 @@ void Viewer::apply_requests() {
   view_requests_.clear();
 }
 
-void Viewer::apply_view_request(ViewRequest r) {
-  if (r == ViewRequest::Reset) {
-    camera_.reset();
-    return;
-  }
-  std::vector<float> pos = xyzm_;
-  if (pos.size() != 4 * state_.n && particles_->size() == state_.n) {
-    // the device path keeps no host copy: read the vertex buffer back (rare: F key)
-    pos.resize(4 * state_.n);
-    glGetNamedBufferSubData(particles_->position_buffer(), 0,
-                            static_cast<GLsizeiptr>(pos.size() * sizeof(float)), pos.data());
-  }
-  // F stops following; a new distance scale keeps it (the camera's target follows on)
-  if (!refit_keeps_follow_) controls.follow = controls.follow_group = -1;
-  refit_keeps_follow_ = false;
-  // the part of the window the panel leaves free (the view's centre is shifted into it)
-  const float free_w =
-      std::max(static_cast<float>(last_w_) - controls.view_offset_px, 0.25f * last_w_);
-  // the view fits the bodies where they are drawn
-  const render::DistanceMap m = frame_distance_map();
-  for (std::size_t i = 0; 4 * i + 2 < pos.size() && !m.identity(); ++i) {
-    const glm::vec3 q = render::map_point(m, glm::vec3(pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]));
-    pos[4 * i] = q.x, pos[4 * i + 1] = q.y, pos[4 * i + 2] = q.z;
-  }
-  if (pos.size() == 4 * state_.n)
-    camera_.fit(pos.data(), state_.n, 4, free_w / static_cast<float>(std::max(last_h_, 1)));
-}
-
 // state --------------------------------------------------------------------------------------
 
 void Viewer::adopt_state(const SimUpdate& u) {
@@ -396,6 +368,9 @@ void Viewer::on_new_scene() {
                    static_cast<float>(s.camera_yaw), static_cast<float>(s.camera_pitch));
   camera_.reset();
   controls.follow = controls.follow_group = -1;
+  controls.keep_in_view = true;
+  keep_ = {};
+  keep_.floor = camera_.distance();
   follow_track_ = {};
   controls.labels = named;
   dominant_ = dominant_body(b);
@@ -761,6 +736,7 @@ void Viewer::frame(int width, int height) {
     if (follow_centre(c)) camera_.set_target(glm::vec3(c));
   }
   dmap_ = frame_distance_map();
+  keep_in_view(t);
 
   if (timer_valid_) timer_->begin();
   draw(width, height);

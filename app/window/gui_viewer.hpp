@@ -177,6 +177,8 @@ class Viewer {
     controls.tone.resolution = on ? 0.5f : 1.0f;
   }
   bool lite_render() const { return lite_; }
+  /// Whether controls.keep_in_view may move the camera (headless frames: no).
+  void allow_keep_in_view(bool on) { keep_allowed_ = on; }
   /// Frames whose view had not changed and whose kept image was shown again (software
   /// rasterizers; app/window/viewer_draw.cpp).
   long long frames_reused() const { return frames_reused_; }
@@ -268,6 +270,26 @@ class Viewer {
   bool follow_centre(glm::dvec3& c);
   void apply_requests();
   void apply_view_request(ViewRequest r);
+  // keeping the bodies in view (controls.keep_in_view; app/window/viewer_view.cpp)
+  /// At most `most` of the shown bodies' positions as drawn (x, y, z, 1 interleaved; the
+  /// distance map applied), spread over all of them: from the host copy, or read back from the
+  /// vertex buffer on the device path. Empty when there are none.
+  std::vector<float> drawn_sample(std::size_t most) const;
+  /// The camera turned to frame `sample` in the part of the window the panel leaves free.
+  render::OrbitCamera fitted(const std::vector<float>& sample) const;
+  /// The share of `sample` that the last frame drew in the part of the window the panel leaves.
+  float inside_share(const std::vector<float>& sample) const;
+  /// Twice a second: is the picture still framed? If not, the camera eases towards the fit.
+  void keep_in_view(double now);
+  struct KeepView {
+    bool moving = false;  ///< easing towards target/distance
+    glm::vec3 target{0.0f};
+    float distance = 0;
+    float floor = 0;  ///< never nearer than the view it was handed (home, or F's fit)
+    float base = -1;  ///< the sample's share in the picture at the hand-over (-1: not yet)
+    double checked = -1, last = -1;  ///< the last check, the last frame (seconds)
+  } keep_;
+  bool keep_allowed_ = true;
   void adopt_state(const SimUpdate& u);
   void on_new_scene();
   void body_looks();

@@ -57,6 +57,9 @@ void apply_options(Viewer& viewer, const HeadlessOptions& opt) {
   c.map_overlay = opt.map;
   c.sim.health = false;  // the summary checks energy itself; no downloads per frame
   if (opt.fit) viewer.request(ViewRequest::Fit);
+  // the frames show what the options ask for, the same on every run (keeping the bodies in view
+  // follows the wall clock)
+  viewer.allow_keep_in_view(false);
   if (opt.gl_debug) viewer.probe_passes(2);
   c.tone.hdr = opt.hdr;
   c.tone.glow = opt.glow;

@@ -123,6 +123,7 @@ void Viewer::apply_view_values(const std::map<std::string, double>& v) {
       static_cast<float>(get("pitch", camera_.pitch())));
   const double f = get("follow", -1);
   controls.follow = f >= 0 && f < static_cast<double>(state_.n) ? static_cast<int>(f) : -1;
+  controls.keep_in_view = false;  // a saved view is meant
 }
 
 glm::vec3 Viewer::unproject(float px, float py, const glm::vec3& anchor, int width, int height,

@@ -110,6 +110,30 @@ TEST(GuiThreaded, DefaultStartShowsThousandsOfStars) {
   EXPECT_GT(j["sim_steps"].get<long>(), 0);
 }
 
+// issue 20 (the camera keeps the action in view): the default collision's galaxies fly apart
+// after their first passage and left the picture by ~800 Myr (an empty window); the camera now
+// zooms out and re-centres so that most stars stay in the window
+TEST(GuiThreaded, DefaultCollisionStaysInView) {
+  if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
+  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_in_view";
+  std::filesystem::create_directories(dir);
+  auto stats = (dir / "stats.json").string();
+  std::filesystem::remove(stats);
+  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
+                    " --width 1024 --height 768 --kernel cpu-barnes-hut -n 2048 --exit-after 28 "
+                    "--stats " +
+                    stats + " > " + (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << (dir / "log.txt").string();
+  std::ifstream in(stats);
+  ASSERT_TRUE(in.good());
+  nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["scene"], "galaxy-collision");
+  // past the first passage (the scene runs at ~35 Myr a second; 1 kpc/(km/s) = 978 Myr)
+  ASSERT_GE(j["sim_time"].get<double>(), 0.75) << "the run did not get far enough to tell";
+  const long shown = j["visible_bodies"].get<long>(), inside = j["bodies_in_window"].get<long>();
+  EXPECT_GE(inside, shown * 8 / 10) << inside << " of " << shown << " stars in the window";
+}
+
 // issue 20: quitting during a long step does not wait for it (it took ~20 s before): the window
 // quits after --exit-after 2 although every batch sleeps 30 s
 TEST(GuiThreaded, QuitsWithoutWaitingForALongStep) {
