@@ -1,12 +1,15 @@
 // Hands on, drawn (issue 19): the viewer adds, selects, inspects, moves, deletes and undoes
 // through the simulation's requests, and every body, old and new, is drawn where it is; on a
-// CPU kernel and, where there is a CUDA device, on a GPU kernel through CUDA-GL interop.
+// CPU kernel and, where there is a CUDA device, on a GPU kernel through CUDA-GL interop. And the
+// camera keeps the bodies in view until the user takes it (issue 20's camera).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <glm/glm.hpp>
 
@@ -170,4 +173,79 @@ TEST(ViewerEdit, AddSelectInspectMoveDeleteUndoOnTheCpu) {
 TEST(ViewerEdit, AddSelectInspectMoveDeleteUndoOnTheGpu) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cuda_device_summary();
   run_hands_on("tiled");
+}
+
+// The camera keeps the bodies in view (Controls::keep_in_view, app/window/viewer_view.cpp):
+// bodies moved out of the picture bring the camera after them; after a wheel click the camera
+// is the user's and stays; F hands it back.
+TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
+  std::unique_ptr<app::EglContext> ctx;
+  try {
+    ctx = std::make_unique<app::EglContext>(false);
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "no EGL OpenGL 4.5 context: " << e.what();
+  }
+  SceneParams sp;
+  sp.n = 2000;
+  sp.seed = 3;
+  const Scene scene = make_scene("plummer", sp);
+  SimParams p;
+  p.kernel = "cpu-barnes-hut";
+  p.precision = Precision::Float;
+  render::OffscreenTarget target(kW, kH);
+  target.bind();
+  app::Viewer v(scene, p);
+  v.controls.sim.paused = true;
+  v.controls.labels = false;
+  // frames for `seconds` of wall time (the camera looks twice a second and eases in 0.6 s)
+  const auto run = [&](double seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
+      v.frame(kW, kH);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  };
+  // the share of the bodies the view shows
+  const auto share = [&] {
+    const Bodies b = v.bodies_inline();
+    std::size_t inside = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      float x = 0, y = 0;
+      const glm::vec3 q(static_cast<float>(b.x[i]), static_cast<float>(b.y[i]),
+                        static_cast<float>(b.z[i]));
+      inside += v.world_to_screen(q, kW, kH, x, y) && x >= 0 && y >= 0 && x < kW && y < kH;
+    }
+    return static_cast<double>(inside) / static_cast<double>(b.size());
+  };
+  run(1.0);
+  ASSERT_TRUE(v.controls.keep_in_view);
+  EXPECT_GT(share(), 0.8);
+  // every body moved far to the side: the camera goes after them
+  Edit away;
+  away.kind = Edit::Kind::Translate;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    away.indices.push_back(i);
+  away.dx = 40;
+  v.edit(away);
+  // (up to 10 s: a loaded machine draws fewer frames, and the easing counts at most 0.1 s a frame)
+  for (int k = 0; k < 20 && share() <= 0.8; ++k)
+    run(0.5);
+  EXPECT_GT(share(), 0.8) << "the camera did not follow the bodies";
+  // a wheel click takes the camera: moved away again, the bodies leave the picture
+  app::Gestures g;
+  app::PointerInput in;
+  in.x = kW / 2.0, in.y = kH / 2.0, in.scroll = 1;
+  g.update(in, v, kW, kH, 1.0f);
+  EXPECT_FALSE(v.controls.keep_in_view);
+  const glm::vec3 held = v.camera().target();
+  away.dx = -80;
+  v.edit(away);
+  run(2.0);
+  EXPECT_EQ(v.camera().target(), held);
+  EXPECT_LT(share(), 0.2);
+  // F fits them and hands the camera back
+  v.request(app::ViewRequest::Fit);
+  run(0.2);
+  EXPECT_TRUE(v.controls.keep_in_view);
+  EXPECT_GT(share(), 0.8);
 }
