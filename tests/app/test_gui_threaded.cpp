@@ -115,6 +115,10 @@ TEST(GuiThreaded, DefaultStartShowsThousandsOfStars) {
 // zooms out and re-centres so that most stars stay in the window
 TEST(GuiThreaded, DefaultCollisionStaysInView) {
   if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
+  // the scene runs at ~35 Myr a second only where the steps keep up (a sanitizer build reaches
+  // 180-420 Myr in 28 s); ViewerView.TheCameraKeepsTheBodiesInViewUntilTheUserZooms checks the
+  // camera there without the clock
+  if (nbody::test::kSanitized) GTEST_SKIP() << "a sanitizer build steps too slowly to get there";
   auto dir = std::filesystem::temp_directory_path() / "nbody_gui_in_view";
   std::filesystem::create_directories(dir);
   auto stats = (dir / "stats.json").string();
