@@ -501,9 +501,7 @@ int Viewer::pick(float px, float py, int width, int height, float radius) const 
   float best_d2 = radius * radius;
   std::size_t n = xyzm_.size() / 4;
   for (std::size_t i = 0; i < n; ++i) {
-    if (static_cast<int>(i) < static_cast<int>(state_.scene->bodies.component.size()) &&
-        controls.style.component_gain[static_cast<int>(state_.scene->bodies.component[i])] <= 0)
-      continue;
+    if (!shown(i)) continue;
     float x = 0, y = 0;
     if (!project(i, width, height, x, y)) continue;
     float d2 = (x - px) * (x - px) + (y - py) * (y - py);

@@ -129,6 +129,12 @@ class Viewer {
   // state for the panel (the newest finished state)
   const SimState& state() const { return state_; }
   const Scene& scene() const { return *state_.scene; }
+  /// Whether body i is drawn: its component's gain is above 0 (a body the scene's component
+  /// list does not reach, e.g. one added since, is).
+  bool shown(std::size_t i) const {
+    const std::vector<Component>* c = state_.scene ? &state_.scene->bodies.component : nullptr;
+    return !c || i >= c->size() || controls.style.component_gain[static_cast<int>((*c)[i])] > 0;
+  }
   std::size_t size() const { return state_.n; }
   render::OrbitCamera& camera() { return camera_; }
   DataPath data_path() const { return path_; }

@@ -55,15 +55,12 @@ struct Input {
 // the shown bodies that the last frame drew inside the window (panel included), where the
 // viewer keeps host positions; -1 where they stay on the GPU
 long bodies_in_window(const Viewer& v) {
-  const std::vector<float>& xyzm = v.host_positions();
-  const std::vector<Component>& comp = v.scene().bodies.component;
-  const std::size_t n = xyzm.size() / 4;
+  const std::size_t n = v.host_positions().size() / 4;
   if (n == 0) return -1;
   const int w = v.last_width(), h = v.last_height();
   long inside = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (comp.size() == n && v.controls.style.component_gain[static_cast<int>(comp[i])] <= 0)
-      continue;
+    if (!v.shown(i)) continue;
     float px = 0, py = 0;
     inside += v.project(i, w, h, px, py) && px >= 0 && py >= 0 && px < w && py < h;
   }

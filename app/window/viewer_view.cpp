@@ -28,12 +28,6 @@ std::vector<float> Viewer::drawn_sample(std::size_t most) const {
   const std::size_t n = state_.n;
   std::vector<float> out;
   if (n == 0 || most == 0) return out;
-  const std::vector<Component>* comp = state_.scene && state_.scene->bodies.component.size() == n
-                                           ? &state_.scene->bodies.component
-                                           : nullptr;
-  const auto shown = [&](std::size_t i) {
-    return !comp || controls.style.component_gain[static_cast<int>((*comp)[i])] > 0;
-  };
   // runs of bodies spread over all of them: one run a body on the host, runs of up to 256 read
   // back from the vertex buffer (one read each) on the device path
   const bool host = xyzm_.size() == 4 * n;

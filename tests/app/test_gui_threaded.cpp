@@ -27,24 +27,31 @@ int exit_code(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// runs the window under Xvfb at 1024x768 with `args` and --stats in a temporary folder `name`;
+// its --stats JSON into j (a failed run or no stats file fails the test)
+void run_window(const std::string& name, const std::string& args, nlohmann::json& j) {
+  auto dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::create_directories(dir);
+  const std::string stats = (dir / "stats.json").string(), log = (dir / "log.txt").string();
+  std::filesystem::remove(stats);
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
+                          " --width 1024 --height 768 " + args + " --stats " + stats + " > " + log +
+                          " 2>&1";
+  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << "the app failed; see " << log;
+  std::ifstream in(stats);
+  ASSERT_TRUE(in.good()) << "no stats file";
+  j = nlohmann::json::parse(in);
+}
+
 }  // namespace
 
 TEST(GuiThreaded, UiFramesKeepComingWhileStepsAreSlowAndStatsAreWritten) {
   if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
-  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_threaded";
-  std::filesystem::create_directories(dir);
-  auto stats = (dir / "stats.json").string();
-  std::filesystem::remove(stats);
   // every batch sleeps 700 ms: a UI that waited for steps would draw fewer than 2 frames/s
-  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
-                    " --width 1024 --height 768 --kernel cpu-openmp --scene plummer -n 512"
-                    " --debug-step-delay 700 --exit-after 5 --stats " +
-                    stats + " > " + (dir / "log.txt").string() + " 2>&1";
-  int rc = exit_code(std::system(cmd.c_str()));
-  ASSERT_EQ(rc, 0) << "the app failed; see " << (dir / "log.txt").string();
-  std::ifstream in(stats);
-  ASSERT_TRUE(in.good()) << "no stats file";
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j;
+  run_window("nbody_gui_threaded",
+             "--kernel cpu-openmp --scene plummer -n 512 --debug-step-delay 700 --exit-after 5", j);
+  if (HasFatalFailure()) return;
   for (const char* key :
        {"ui_frames", "ui_fps_median", "sim_steps", "sim_step_ms_median", "kernel", "n", "scene"})
     EXPECT_TRUE(j.contains(key)) << key;
@@ -63,18 +70,12 @@ TEST(GuiThreaded, UiFramesKeepComingWhileStepsAreSlowAndStatsAreWritten) {
 
 TEST(GuiThreaded, SolarSystemStartsInDoubleWithDateAndNames) {
   if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
-  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_solar";
-  std::filesystem::create_directories(dir);
-  auto stats = (dir / "stats.json").string();
-  auto shot = (dir / "solar.png").string();
-  std::filesystem::remove(stats);
-  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
-                    " --width 1024 --height 768 --scene solar-system --exit-after 3 --stats " +
-                    stats + " --screenshot " + shot + " > " + (dir / "log.txt").string() + " 2>&1";
-  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << (dir / "log.txt").string();
-  std::ifstream in(stats);
-  ASSERT_TRUE(in.good());
-  nlohmann::json j = nlohmann::json::parse(in);
+  const std::string shot =
+      (std::filesystem::temp_directory_path() / "nbody_gui_solar" / "solar.png").string();
+  std::filesystem::remove(shot);
+  nlohmann::json j;
+  run_window("nbody_gui_solar", "--scene solar-system --exit-after 3 --screenshot " + shot, j);
+  if (HasFatalFailure()) return;
   EXPECT_EQ(j["precision"], "double");
   EXPECT_EQ(j["n"], 11);
   EXPECT_GT(j["sim_time"].get<double>(), 0.0);
@@ -87,19 +88,11 @@ TEST(GuiThreaded, SolarSystemStartsInDoubleWithDateAndNames) {
 TEST(GuiThreaded, DefaultStartShowsThousandsOfStars) {
   if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found: install xvfb to run the GUI tests";
   if (nbody::cuda_available()) GTEST_SKIP() << "a GPU measures its own start";
-  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_default";
-  std::filesystem::create_directories(dir);
-  auto stats = (dir / "stats.json").string();
-  std::filesystem::remove(stats);
   // (a sanitizer build takes ~10 s to measure its start and steps slowly: 30 s there)
   const std::string seconds = std::to_string(static_cast<int>(3 * nbody::test::kTimeScale));
-  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
-                    " --width 1024 --height 768 --exit-after " + seconds + " --stats " + stats +
-                    " > " + (dir / "log.txt").string() + " 2>&1";
-  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << (dir / "log.txt").string();
-  std::ifstream in(stats);
-  ASSERT_TRUE(in.good());
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j;
+  run_window("nbody_gui_default", "--exit-after " + seconds, j);
+  if (HasFatalFailure()) return;
   EXPECT_EQ(j["scene"], "galaxy-collision");
   EXPECT_EQ(j["kernel"], "cpu-barnes-hut");
   // (the start halves N while a step takes over 100 ms: a sanitizer build may start smaller)
@@ -121,18 +114,9 @@ TEST(GuiThreaded, DefaultCollisionStaysInView) {
   // 180-420 Myr in 28 s); ViewerView.TheCameraKeepsTheBodiesInViewUntilTheUserZooms checks the
   // camera there without the clock
   if (nbody::test::kSanitized) GTEST_SKIP() << "a sanitizer build steps too slowly to get there";
-  auto dir = std::filesystem::temp_directory_path() / "nbody_gui_in_view";
-  std::filesystem::create_directories(dir);
-  auto stats = (dir / "stats.json").string();
-  std::filesystem::remove(stats);
-  std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' " + kNbody +
-                    " --width 1024 --height 768 --kernel cpu-barnes-hut -n 2048 --exit-after 28 "
-                    "--stats " +
-                    stats + " > " + (dir / "log.txt").string() + " 2>&1";
-  ASSERT_EQ(exit_code(std::system(cmd.c_str())), 0) << (dir / "log.txt").string();
-  std::ifstream in(stats);
-  ASSERT_TRUE(in.good());
-  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j;
+  run_window("nbody_gui_in_view", "--kernel cpu-barnes-hut -n 2048 --exit-after 28", j);
+  if (HasFatalFailure()) return;
   EXPECT_EQ(j["scene"], "galaxy-collision");
   // past the first passage (the scene runs at ~35 Myr a second; 1 kpc/(km/s) = 978 Myr)
   ASSERT_GE(j["sim_time"].get<double>(), 0.75) << "the run did not get far enough to tell";
