@@ -210,6 +210,11 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
 
   bool download_tree(BarnesHutTree& out) const;
   bool balance_by_work() const override { return true; }
+  bool writes_mirrors() const override {
+    const DeviceStore<T>& st = this->store();
+    return st.parts() > 1 && !st.slicing().mirrors.empty() &&
+           st.slicing().mirrors.size() <= static_cast<std::size_t>(kMaxMirrors);
+  }
   // new bodies: their tree's depth is unknown, the next sort takes every digit
   void bodies_changed(const Bodies&) override { sort_levels_ = tree::kMaxLevel; }
 
@@ -565,10 +570,15 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, const Relativ
   NBODY_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(u32), ctx.stream));
   const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),         A_.get(),
                        M_.get(),     Q_.get(),     trees_,       static_cast<u32>(cap_)};
+  // several GPUs of one process: the other GPUs' accelerations too (not on a first pass)
+  Mirrors<T> mir{};
+  if (writes_mirrors() && !(rel.pre > T(0)))
+    for (void* m : st.slicing().mirrors)
+      mir.acc[mir.n++] = static_cast<V4*>(m);
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
          st.positions(), st.accelerations(), tv, groups_.get(), queues_.get(), qcap, counter_.get(),
          group_work_.get(), work_acc_.get(), &meta_.get()->ngroups, eps2, G, rel,
-         static_cast<T>(Far ? far2_ : 0.0));
+         static_cast<T>(Far ? far2_ : 0.0), mir);
 }
 
 template <typename T>

@@ -39,6 +39,16 @@ struct Relative {
   T far_alpha;  // far cells (local_theta > 0): expand only where M r^3 / D^5 < far_alpha |a|min
 };
 
+// Several GPUs of one process: the other GPUs' acceleration arrays (Slicing::mirrors), into
+// which each group's accelerations go as well (peer writes over NVLink while the walk goes on,
+// instead of an exchange after it)
+constexpr int kMaxMirrors = 7;
+template <typename T>
+struct Mirrors {
+  Vec4<T>* acc[kMaxMirrors];
+  int n;
+};
+
 __device__ __forceinline__ u32 lanemask_lt() {
   u32 m;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
@@ -240,7 +250,7 @@ __device__ __forceinline__ void shift_down(u32* list, int k, int lane) {
 template <typename T, int PER, int SPLIT>
 __device__ __forceinline__ void finish_group(Targets<T, PER>& g, int gn, int lane, int slot, int j0,
                                              int grp, Vec4<T>* __restrict__ acc, T G, bool pre,
-                                             T* __restrict__ amin) {
+                                             T* __restrict__ amin, const Mirrors<T>& mir, int i0) {
   constexpr int kSpan = 32 / SPLIT;
   if constexpr (SPLIT > 1) {
 #pragma unroll
@@ -264,7 +274,13 @@ __device__ __forceinline__ void finish_group(Targets<T, PER>& g, int gn, int lan
 #pragma unroll
   for (int p = 0; p < PER; ++p) {
     const int i = p * 32 + slot;
-    if (j0 == 0 && i < gn) acc[i] = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+    if (j0 == 0 && i < gn) {
+      const Vec4<T> a = make_vec4<T>(G * g.ax[p], G * g.ay[p], G * g.az[p], T(0));
+      acc[i0 + i] = a;
+#pragma unroll
+      for (int m = 0; m < kMaxMirrors; ++m)
+        if (m < mir.n) mir.acc[m][i0 + i] = a;
+    }
   }
 }
 
@@ -284,7 +300,7 @@ __device__ __forceinline__ void traverse_groups(
     const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
     u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
-    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel, T far2) {
+    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel, T far2, const Mirrors<T>& mir) {
   static_assert(!Far || Quad, "far cells expand with their quadrupoles");
   const bool pre = rel.pre > T(0);
   const int groups = static_cast<int>(*ngroups);
@@ -419,7 +435,7 @@ __device__ __forceinline__ void traverse_groups(
     if (nbody > 0) eval_bodies<T, PER, SPLIT, Guard>(w, nbody, lane, j0, pos, g, eps2, both);
     if constexpr (Far)
       if (nfar > 0) eval_far<T, PER, SPLIT>(w, nfar, lane, j0, tv, g, eps2, fg, both);
-    finish_group<T, PER, SPLIT>(g, gn, lane, slot, j0, grp, acc + i0, G, pre, rel.amin);
+    finish_group<T, PER, SPLIT>(g, gn, lane, slot, j0, grp, acc, G, pre, rel.amin, mir, i0);
     if (lane == 0) {
       // a far cell's expansion costs a warp about what 12 of its bodies' pulls do
       const ull wk = static_cast<ull>(gn) * (cells + bodies) + kFarWork * fars;
@@ -446,9 +462,10 @@ __global__ void __maxnreg__(Far ? 96 : 72)
                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                           ull* __restrict__ work, ull* __restrict__ work_acc,
                           const u32* __restrict__ ngroups, float eps2, float G, Relative<float> rel,
-                          float far2) {
-  traverse_groups<float, PER, SPLIT, Quad, Guard, Far>(
-      pos, acc, tv, group_list, queues, qcap, counter, work, work_acc, ngroups, eps2, G, rel, far2);
+                          float far2, Mirrors<float> mir) {
+  traverse_groups<float, PER, SPLIT, Quad, Guard, Far>(pos, acc, tv, group_list, queues, qcap,
+                                                       counter, work, work_acc, ngroups, eps2, G,
+                                                       rel, far2, mir);
 }
 template <int PER, int SPLIT, bool Quad, bool Guard, bool Far>
 __global__ void __launch_bounds__(512)
@@ -457,9 +474,10 @@ __global__ void __launch_bounds__(512)
                            u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                            ull* __restrict__ work, ull* __restrict__ work_acc,
                            const u32* __restrict__ ngroups, double eps2, double G,
-                           Relative<double> rel, double far2) {
-  traverse_groups<double, PER, SPLIT, Quad, Guard, Far>(
-      pos, acc, tv, group_list, queues, qcap, counter, work, work_acc, ngroups, eps2, G, rel, far2);
+                           Relative<double> rel, double far2, Mirrors<double> mir) {
+  traverse_groups<double, PER, SPLIT, Quad, Guard, Far>(pos, acc, tv, group_list, queues, qcap,
+                                                        counter, work, work_acc, ngroups, eps2, G,
+                                                        rel, far2, mir);
 }
 
 // the kernel for precision T

@@ -317,12 +317,15 @@ void DeviceStore<T>::permute(const std::uint32_t* perm) {
   scratch_.reserve(n_);
   order_scratch_.reserve(n_);
   order_.reserve(n_);
+  // the velocities go into acc_ (free until forces() fill it), or their own scratch when the
+  // accelerations are pinned
+  if (pinned_acc_) vel_scratch_.reserve(n_);
+  DeviceBuffer<V4>& vel_out = pinned_acc_ ? vel_scratch_ : acc_;
   launch(ctx_, "permute", permute_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
-         order_.get(), perm, static_cast<int>(n_), ordered_, scratch_.get(), acc_.get(),
+         order_.get(), perm, static_cast<int>(n_), ordered_, scratch_.get(), vel_out.get(),
          order_scratch_.get());
-  // the velocities went into acc_ (free until forces() fill it): swap the buffers round
   std::swap(pos_, scratch_);
-  std::swap(vel_, acc_);
+  std::swap(vel_, vel_out);
   std::swap(order_, order_scratch_);
   ordered_ = true;
 }

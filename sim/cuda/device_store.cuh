@@ -55,6 +55,8 @@ class DeviceForceKernel {
   virtual bool balance_by_work() const { return false; }
   /// Called by the store after it took new bodies (uploaded, not yet evaluated).
   virtual void bodies_changed(const Bodies& b) {}
+  /// Whether forces() also writes its slice's accelerations into the Slicing's mirrors.
+  virtual bool writes_mirrors() const { return false; }
 
   const KernelInfo& row() const { return row_; }
   DeviceStore<T>& store() const { return *store_; }
@@ -93,6 +95,11 @@ struct Slicing {
     std::size_t size;
   };
   std::function<void(void* recv, std::size_t bytes)> all_gather;
+  /// The other ranks' acceleration arrays (the same stored order as this rank's), writable from
+  /// this GPU through peer access (several GPUs of one process whose every pair has it; empty
+  /// otherwise). A kernel that writes its slice's accelerations into each of them as well
+  /// (writes_mirrors()) spares the exchange its copy: it then only waits for every rank.
+  std::vector<void*> mirrors;
   std::function<void(const std::vector<Shared>& arrays, const std::vector<std::size_t>& first,
                      const std::vector<std::size_t>& count)>
       share;
@@ -131,6 +138,10 @@ class DeviceStore final : public ForceBackend {
   /// Reorders positions, velocities and the user's order on the stream so that stored body k
   /// becomes old body perm[k] (a device array of size() indices); from then on ordered().
   void permute(const std::uint32_t* perm);
+  /// From now on the accelerations stay in one buffer while the bodies do not change (permute()
+  /// otherwise lends it to the velocities): other GPUs may then write into it (Slicing::mirrors).
+  /// Costs one more array of N.
+  void pin_accelerations() { pinned_acc_ = true; }
   /// Whether the stored order differs from the user's; order()[k] is stored body k's user index.
   bool ordered() const { return ordered_; }
   const DeviceBuffer<std::uint32_t>& order() const { return order_; }
@@ -207,6 +218,8 @@ class DeviceStore final : public ForceBackend {
   DeviceBuffer<unsigned> map_counts_, map_stats_;
   DeviceBuffer<float> map_image_;
   DeviceBuffer<V4> scratch_;
+  DeviceBuffer<V4> vel_scratch_;  // the velocities' when the accelerations are pinned
+  bool pinned_acc_ = false;
   DeviceBuffer<std::uint32_t> order_scratch_;
   Event phase_a_, phase_b_;
   std::uint32_t dominant_user_ = 0;  ///< the user's index of the most massive body

@@ -7,7 +7,10 @@
 // - equal slices (all-pairs kernels when N is a multiple of the GPU count): one in-place
 //   ncclAllGather, the collective NCCL optimises best;
 // - unequal slices (Barnes-Hut, balanced by counted work; all-pairs with N not a multiple):
-//   one in-place ncclBroadcast per slice, rooted at its owner, all in one ncclGroupStart/End.
+//   one in-place ncclBroadcast per slice, rooted at its owner, all in one ncclGroupStart/End;
+// - a kernel that writes its slice into every GPU's accelerations itself (Barnes-Hut, several
+//   GPUs of one process with peer access between every pair: the traversal's peer writes go
+//   over NVLink while it walks): no copy; the work bins' all-gather only waits for every rank.
 //
 // The kernels are deterministic, so every store stays bitwise the same as the others: a tree
 // kernel sorts alike on every GPU, builds the tree of its own slice and shares it with the others
@@ -177,6 +180,8 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
   }
 
   Slicing& slicing() { return slicing_; }
+  /// The other ranks' acceleration arrays for a kernel that writes into them (see Slicing).
+  void set_mirrors(std::vector<void*> mirrors) { slicing_.mirrors = std::move(mirrors); }
   const DeviceForceKernel<T>& inner() const { return *inner_; }
 
   void check_size(std::size_t n) const override { inner_->check_size(n); }
@@ -286,9 +291,16 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
       hashes_sent_ = true;
     }
     T* acc = reinterpret_cast<T*>(st.accelerations());
+    // the kernel wrote its slice into every rank's accelerations (peer writes): the collectives
+    // below only wait for every rank to have done so
+    const bool mirrored = inner_->writes_mirrors();
     NBODY_NCCL_CHECK(ncclGroupStart());
     try {
-      if (equal) {
+      if (mirrored) {
+        if (!inner_->balance_by_work() && !check_)
+          NBODY_NCCL_CHECK(
+              ncclAllGather(hashes_.get() + rank, hashes_.get(), 1, ncclUint64, comm_, stream));
+      } else if (equal) {
         NBODY_NCCL_CHECK(ncclAllGather(acc + 4 * cuts[rank], acc, 4 * len0, type, comm_, stream));
       } else {
         for (int r = 0; r < g; ++r) {
@@ -371,8 +383,8 @@ namespace {
 
 // wraps the kernel of `store` as rank `rank` of `world` (communicator comms[index])
 template <typename T>
-void wrap_for_ranks(DeviceStore<T>& store, const std::shared_ptr<Comms>& comms, int index, int rank,
-                    int world, bool check) {
+MultiGpuKernel<T>* wrap_for_ranks(DeviceStore<T>& store, const std::shared_ptr<Comms>& comms,
+                                  int index, int rank, int world, bool check) {
   MultiGpuKernel<T>* made = nullptr;
   store.wrap_kernel([&](std::unique_ptr<DeviceForceKernel<T>> inner) {
     auto k =
@@ -381,6 +393,33 @@ void wrap_for_ranks(DeviceStore<T>& store, const std::shared_ptr<Comms>& comms, 
     return std::unique_ptr<DeviceForceKernel<T>>(std::move(k));
   });
   store.set_slicing(&made->slicing());
+  return made;
+}
+
+// whether every pair of `devices` has peer access; then turns it on (NBODY_PEER_WRITES=0: no,
+// the exchange goes through NCCL, for comparing the two)
+bool enable_peer_access(const std::vector<int>& devices) {
+  const char* env = std::getenv("NBODY_PEER_WRITES");
+  if (env && std::string(env) == "0") return false;
+  for (int a : devices)
+    for (int b : devices) {
+      int ok = 0;
+      if (a != b) NBODY_CUDA_CHECK(cudaDeviceCanAccessPeer(&ok, a, b));
+      if (a != b && !ok) return false;
+    }
+  for (int a : devices) {
+    DeviceScope scope(a);
+    for (int b : devices) {
+      if (a == b) continue;
+      const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled) {
+        (void)cudaGetLastError();  // clears it
+        continue;
+      }
+      NBODY_CUDA_CHECK(e);
+    }
+  }
+  return true;
 }
 
 // a store of kernel `row` on the current device, or nbody::Error when the row has none
@@ -412,10 +451,12 @@ class MultiDeviceStore final : public ForceBackend {
     for (int d = 0; d < have && static_cast<int>(devices_.size()) < gpus; ++d)
       if (d != current) devices_.push_back(d);
     comms_ = std::make_shared<Comms>(devices_);
+    peer_ = enable_peer_access(devices_);
     for (int d = 0; d < gpus; ++d) {
       DeviceScope scope(devices_[d]);
       parts_.push_back(make_store<T>(row, p));
-      wrap_for_ranks(*parts_.back(), comms_, d, d, gpus, false);
+      kernels_.push_back(wrap_for_ranks(*parts_.back(), comms_, d, d, gpus, false));
+      if (peer_) parts_.back()->pin_accelerations();
     }
   }
 
@@ -440,6 +481,14 @@ class MultiDeviceStore final : public ForceBackend {
     for (std::size_t d = 0; d < parts_.size(); ++d) {
       DeviceScope scope(devices_[d]);
       parts_[d]->set_bodies(b);
+    }
+    // with peer access each GPU may write its slice of the accelerations into the others'
+    if (!peer_) return;
+    for (std::size_t d = 0; d < parts_.size(); ++d) {
+      std::vector<void*> others;
+      for (std::size_t e = 0; e < parts_.size(); ++e)
+        if (e != d) others.push_back(parts_[e]->accelerations());
+      kernels_[d]->set_mirrors(std::move(others));
     }
   }
 
@@ -547,6 +596,8 @@ class MultiDeviceStore final : public ForceBackend {
   std::vector<int> devices_;
   std::shared_ptr<Comms> comms_;
   std::vector<std::unique_ptr<DeviceStore<T>>> parts_;
+  std::vector<MultiGpuKernel<T>*> kernels_;  // each store's wrapper (owned by the store)
+  bool peer_ = false;                        // every pair of GPUs has peer access, turned on
   double last_ms_ = 0;
   StepWork work_;
 };
