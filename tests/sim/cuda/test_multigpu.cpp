@@ -6,7 +6,8 @@
 // direct sum, and bitwise with itself from run to run. Slices of equal
 // length take the all-gather path, unequal ones (N not a multiple of the GPU count, or the tree
 // kernel's work balance) the broadcast path; Barnes-Hut in one process writes them into the
-// other GPUs' arrays from its traversal (peer writes), bitwise as the broadcasts. The ranks of several processes (--rank, --world,
+// other GPUs' arrays from its traversal (peer writes), bitwise as the broadcasts. The ranks of
+// several processes (--rank, --world,
 // --nccl-id) run the same code: as threads here and as two real processes of the CLI, they
 // agree bitwise with one process. Skips with the reason on fewer than two devices.
 #include <cuda_runtime.h>
@@ -238,18 +239,22 @@ TEST(MultiGpu, BarnesHutForestOnAwkwardN) {
 // One process writes each GPU's slice of the accelerations straight into the other GPUs' (peer
 // writes from the traversal, when every pair of GPUs has peer access); NBODY_PEER_WRITES=0 sends
 // them through NCCL instead. Both must step the bodies bitwise alike: float and double, the
-// relative opening's first pass, far cells, and N whose cuts fall inside cells.
+// relative opening's first pass, far cells, and N whose cuts fall inside cells; on two GPUs
+// and on all of them (each writes into several others where there are more than two).
 TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
   NBODY_REQUIRE_GPUS(2);
   struct Case {
     std::size_t n;
     Precision pr;
     double alpha, local_theta;
+    int gpus;
   };
+  const int all = cuda_device_count();
   for (const Case c :
-       {Case{40000, Precision::Float, 0.0, 0.0}, Case{4099, Precision::Float, 0.003, 0.0},
-        Case{30011, Precision::Float, 0.0, 0.4}, Case{2053, Precision::Double, 0.0, 0.0}}) {
-    SimParams p = params_of("barnes-hut", c.pr, 2);
+       {Case{40000, Precision::Float, 0.0, 0.0, 2}, Case{4099, Precision::Float, 0.003, 0.0, 2},
+        Case{30011, Precision::Float, 0.0, 0.4, 2}, Case{2053, Precision::Double, 0.0, 0.0, 2},
+        Case{40009, Precision::Float, 0.0, 0.0, all}}) {
+    SimParams p = params_of("barnes-hut", c.pr, c.gpus);
     p.tunables["alpha"] = c.alpha;
     if (c.alpha > 0) p.tunables["theta"] = 1.0;
     p.tunables["local_theta"] = c.local_theta;
@@ -261,7 +266,8 @@ TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
     setenv("NBODY_PEER_WRITES", "0", 1);
     const Bodies exchanged = advanced(p, b, 2, 3);
     unsetenv("NBODY_PEER_WRITES");
-    expect_same_bodies(written, exchanged, "n " + std::to_string(c.n));
+    expect_same_bodies(written, exchanged,
+                       "n " + std::to_string(c.n) + " on " + std::to_string(c.gpus) + " GPUs");
     EXPECT_GT(max_position_difference(written, b), 0.0) << "the bodies moved";
   }
 }
