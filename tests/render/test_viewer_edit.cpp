@@ -177,8 +177,10 @@ TEST(ViewerEdit, AddSelectInspectMoveDeleteUndoOnTheGpu) {
 
 // The camera keeps the bodies in view (Controls::keep_in_view, app/window/viewer_view.cpp):
 // bodies moved out of the picture bring the camera after them; after a wheel click the camera
-// is the user's and stays; F hands it back.
-TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
+// is the user's and stays; F hands it back. On a GPU kernel the viewer samples the bodies from
+// the interop vertex buffer (runs read back from it), on the CPU from the host copy.
+namespace {
+void keeps_bodies_in_view(const char* kernel, app::DataPath path) {
   std::unique_ptr<app::EglContext> ctx;
   try {
     ctx = std::make_unique<app::EglContext>(false);
@@ -190,7 +192,7 @@ TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
   sp.seed = 3;
   const Scene scene = make_scene("plummer", sp);
   SimParams p;
-  p.kernel = "cpu-barnes-hut";
+  p.kernel = kernel;
   p.precision = Precision::Float;
   render::OffscreenTarget target(kW, kH);
   target.bind();
@@ -218,6 +220,7 @@ TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
     return static_cast<double>(inside) / static_cast<double>(b.size());
   };
   run(1.0);
+  ASSERT_EQ(v.data_path(), path) << app::data_path_name(v.data_path()) << ": " << v.interop_note();
   ASSERT_TRUE(v.controls.keep_in_view);
   EXPECT_GT(share(), 0.8);
   // every body moved far to the side: the camera goes after them
@@ -248,4 +251,14 @@ TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
   run(0.2);
   EXPECT_TRUE(v.controls.keep_in_view);
   EXPECT_GT(share(), 0.8);
+}
+}  // namespace
+
+TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
+  keeps_bodies_in_view("cpu-barnes-hut", app::DataPath::CpuUpload);
+}
+
+TEST(ViewerView, TheCameraKeepsTheBodiesInViewOnTheGpu) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cuda_device_summary();
+  keeps_bodies_in_view("barnes-hut", app::DataPath::Interop);
 }
