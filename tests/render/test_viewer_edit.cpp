@@ -180,7 +180,7 @@ TEST(ViewerEdit, AddSelectInspectMoveDeleteUndoOnTheGpu) {
 // is the user's and stays; F hands it back. On a GPU kernel the viewer samples the bodies from
 // the interop vertex buffer (runs read back from it), on the CPU from the host copy.
 namespace {
-void keeps_bodies_in_view(const char* kernel, app::DataPath path) {
+void keeps_bodies_in_view(const char* kernel, bool on_device) {
   std::unique_ptr<app::EglContext> ctx;
   try {
     ctx = std::make_unique<app::EglContext>(false);
@@ -220,7 +220,10 @@ void keeps_bodies_in_view(const char* kernel, app::DataPath path) {
     return static_cast<double>(inside) / static_cast<double>(b.size());
   };
   run(1.0);
-  ASSERT_EQ(v.data_path(), path) << app::data_path_name(v.data_path()) << ": " << v.interop_note();
+  // a GPU kernel's bodies reach the picture through the interop buffer only
+  if (on_device)
+    ASSERT_EQ(v.data_path(), app::DataPath::Interop)
+        << app::data_path_name(v.data_path()) << ": " << v.interop_note();
   ASSERT_TRUE(v.controls.keep_in_view);
   EXPECT_GT(share(), 0.8);
   // every body moved far to the side: the camera goes after them
@@ -255,10 +258,10 @@ void keeps_bodies_in_view(const char* kernel, app::DataPath path) {
 }  // namespace
 
 TEST(ViewerView, TheCameraKeepsTheBodiesInViewUntilTheUserZooms) {
-  keeps_bodies_in_view("cpu-barnes-hut", app::DataPath::CpuUpload);
+  keeps_bodies_in_view("cpu-barnes-hut", false);
 }
 
 TEST(ViewerView, TheCameraKeepsTheBodiesInViewOnTheGpu) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cuda_device_summary();
-  keeps_bodies_in_view("barnes-hut", app::DataPath::Interop);
+  keeps_bodies_in_view("barnes-hut", true);
 }
