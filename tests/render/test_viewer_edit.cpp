@@ -221,9 +221,10 @@ void keeps_bodies_in_view(const char* kernel, bool on_device) {
   };
   run(1.0);
   // a GPU kernel's bodies reach the picture through the interop buffer only
-  if (on_device)
+  if (on_device) {
     ASSERT_EQ(v.data_path(), app::DataPath::Interop)
         << app::data_path_name(v.data_path()) << ": " << v.interop_note();
+  }
   ASSERT_TRUE(v.controls.keep_in_view);
   EXPECT_GT(share(), 0.8);
   // every body moved far to the side: the camera goes after them
