@@ -15,7 +15,9 @@
 //
 // Several GPUs (a forest): every GPU sorts all bodies alike, builds the tree of its own slice of
 // them only (the slices: the wrapper's cuts, balanced by the counted work), and the GPUs share
-// their trees' nodes; each GPU then walks its own groups through every tree, from every root.
+// their trees' nodes (GPUs of one process with peer access: each build writes every node into
+// the other GPUs' arrays as soon as its moments are known; otherwise NCCL broadcasts after the
+// builds); each GPU then walks its own groups through every tree, from every root.
 // The sort and the integration stay on every GPU; the build splits. The forces differ from one
 // GPU's within the tree's error (a node that a cut splits acts as two), and are the same on any
 // run with the same GPU count.
@@ -263,7 +265,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     const bool forest = st.parts() > 1;
     build(static_cast<u32>(cfg.leaf_size), static_cast<u32>(group), cfg.theta, cfg.bmax, rel,
           forest);
-    if (forest) share_trees(rel);
+    if (forest) share_trees(rel, pushed_);
     ev[2].record(s);
     evs_[pending_ - 1].first_pass = rel;
     Relative<T> r{nullptr, nullptr, T(0), T(0), T(0), T(0)};
@@ -311,7 +313,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     // several GPUs the largest of their trees, so that every GPU sorts and grows alike)
     read_meta();
     Sizes z{meta_host_.nodes, meta_host_.levels, meta_host_.overflow};
-    if (this->store().parts() > 1) z = forest_sizes_;
+    if (this->store().parts() > 1) z = forest_sizes();
     // the next sorts: the digits down to this tree's depth and a margin, or all where the tree
     // reached the sorted depth (it may need more)
     const int deepest = static_cast<int>(z.levels) - 1;
@@ -323,13 +325,19 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   }
 
  private:
+  // the sizes of the last build that decide the next sort and room (several GPUs: the largest
+  // nodes and levels of all trees, and whether any overflowed)
+  struct Sizes {
+    u32 nodes = 0, levels = 0, overflow = 0;
+  };
   ParsedTunables<BhConfig, bh_config> config_;
   Nodes nodes() {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
   void sort_bodies();
   void build(u32 leaf, u32 gs, double theta, bool bmax, bool rel, bool forest);
-  void share_trees(bool rel);
+  void share_trees(bool rel, bool pushed);
+  Sizes forest_sizes(std::vector<u32>* gathered = nullptr) const;
   void read_meta() const;
   void traverse(T G, T eps2, int group, bool quad, int block, const Relative<T>& rel);
   template <int PER, int SPLIT>
@@ -356,13 +364,14 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   // several GPUs: this GPU's tree starts at node node0_ (rank x cap_) of arrays of trees_ x cap_
   std::size_t node0_ = 0;
   u32 trees_ = 1;
-  // the sizes of the last build that decide the next sort and room (several GPUs: the largest
-  // nodes and levels of all trees, and whether any overflowed)
-  struct Sizes {
-    u32 nodes = 0, levels = 0, overflow = 0;
-  };
-  Sizes forest_sizes_;
   DeviceBuffer<u32> gathered_;  // several GPUs: every tree's nodes, levels, overflow, groups
+  // several GPUs of one process with peer access: every GPU's node arrays (all-gathered when
+  // they move: the same evaluation on every GPU, which all size them alike), and whether the
+  // last build wrote its nodes into the others' (then nothing is broadcast after it)
+  DeviceBuffer<PeerTree<T>> peers_;
+  PeerTree<T> mine_{};
+  std::size_t peers_nodes_ = 0;
+  bool pushed_ = false;
   // levels whose key digits the next sort orders, and those the last build's sort ordered
   static constexpr int kLevelMargin = 3;
   int sort_levels_ = tree::kMaxLevel, built_levels_ = tree::kMaxLevel;
@@ -476,17 +485,46 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool 
                  A_.get(),
                  M_.get(),
                  Q_.get(),
-                 rel ? S_.get() : nullptr};
+                 rel ? S_.get() : nullptr,
+                 nullptr,
+                 trees_,
+                 static_cast<u32>(forest ? st.rank() : 0)};
+  // several GPUs that reach each other's memory: each writes its nodes into every GPU's arrays
+  pushed_ = forest && writes_mirrors();
+  if (pushed_) {
+    const PeerTree<T> mine{begin_.get(), count_.get(), first_.get(), nchild_.get(),
+                           A_.get(),     M_.get(),     Q_.get(),     rel ? S_.get() : nullptr};
+    const auto same = [](const PeerTree<T>& x, const PeerTree<T>& y) {
+      return x.begin == y.begin && x.count == y.count && x.first == y.first &&
+             x.nchild == y.nchild && x.A == y.A && x.M == y.M && x.Q == y.Q && x.S == y.S;
+    };
+    // the arrays move only where their size (trees x cap_, the same on every GPU) grows, and S
+    // comes and goes with the relative opening (the same option on every GPU): every GPU
+    // gathers again in the same evaluation (a collective all must enter)
+    if (peers_nodes_ != all || (mine_.S == nullptr) != (mine.S == nullptr)) {
+      peers_.reserve(trees_);
+      mine_ = mine;
+      NBODY_CUDA_CHECK(cudaMemcpyAsync(peers_.get() + st.rank(), &mine_, sizeof(PeerTree<T>),
+                                       cudaMemcpyHostToDevice, ctx.stream));
+      st.slicing().all_gather(peers_.get(), sizeof(PeerTree<T>));
+      peers_nodes_ = all;
+    }
+    if (!same(mine, mine_))
+      fail("Barnes-Hut on several GPUs: the node arrays moved without their size changing");
+    a.peers = peers_.get();
+  }
   void* args[] = {&a};
   NBODY_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(build_kernel<T>),
                                                dim3(blocks), dim3(kBlock), args, 0, ctx.stream));
   NBODY_CUDA_CHECK(cudaGetLastError());
 }
 
-// several GPUs: every GPU's tree sizes to every GPU (waits for them: the sizes of the shares),
-// then each tree's nodes from its GPU to all
+// several GPUs: every GPU's tree sizes to every GPU, then (unless each build wrote its nodes
+// into the others' arrays itself: `pushed`) each tree's nodes from its GPU to all. Either way
+// the sizes' all-gather follows every GPU's build in its stream: when it completes here, every
+// build, and with it every node written into this GPU's arrays, has completed.
 template <typename T>
-void BarnesHutBackend<T>::share_trees(bool rel) {
+void BarnesHutBackend<T>::share_trees(bool rel, bool pushed) {
   DeviceStore<T>& st = this->store();
   const Context& ctx = st.context();
   const Slicing& sl = st.slicing();
@@ -496,16 +534,15 @@ void BarnesHutBackend<T>::share_trees(bool rel) {
   NBODY_CUDA_CHECK(cudaMemcpyAsync(gathered_.get() + 4 * rank, meta_.get(), 4 * sizeof(u32),
                                    cudaMemcpyDeviceToDevice, ctx.stream));
   sl.all_gather(gathered_.get(), 4 * sizeof(u32));
-  std::vector<u32> g(4 * parts);
-  gathered_.download(g.data(), g.size(), ctx.stream);
+  // pushed: nothing to wait for on the host (collect() reads the sizes; the traversal and the
+  // work bins read this build's group count on the device)
+  if (pushed) return;
+  std::vector<u32> g;
+  forest_sizes(&g);
   std::vector<std::size_t> first(parts), count(parts);
-  forest_sizes_ = Sizes{};
   for (std::size_t r = 0; r < parts; ++r) {
     first[r] = r * cap_;
     count[r] = g[4 * r];
-    forest_sizes_.nodes = std::max(forest_sizes_.nodes, g[4 * r]);
-    forest_sizes_.levels = std::max(forest_sizes_.levels, g[4 * r + 1]);
-    forest_sizes_.overflow |= g[4 * r + 2];
   }
   ngroups_ = g[4 * rank + 3];
   std::vector<Slicing::Shared> arrays{{begin_.get(), sizeof(u32)}, {count_.get(), sizeof(u32)},
@@ -514,6 +551,23 @@ void BarnesHutBackend<T>::share_trees(bool rel) {
                                       {Q_.get(), sizeof(V4)}};
   if (rel) arrays.push_back({S_.get(), sizeof(T)});
   sl.share(arrays, first, count);
+}
+
+// several GPUs: the largest nodes and levels of the last evaluation's trees and whether any
+// overflowed (waits for their all-gather); `gathered`: every tree's four sizes
+template <typename T>
+auto BarnesHutBackend<T>::forest_sizes(std::vector<u32>* gathered) const -> Sizes {
+  std::vector<u32> own;
+  std::vector<u32>& g = gathered ? *gathered : own;
+  g.resize(4 * static_cast<std::size_t>(trees_));
+  gathered_.download(g.data(), g.size(), this->store().context().stream);
+  Sizes z;
+  for (std::size_t r = 0; r < trees_; ++r) {
+    z.nodes = std::max(z.nodes, g[4 * r]);
+    z.levels = std::max(z.levels, g[4 * r + 1]);
+    z.overflow |= g[4 * r + 2];
+  }
+  return z;
 }
 
 // the last build's levels and groups on the host (waits for it: inspection, several GPUs)
@@ -533,10 +587,13 @@ void BarnesHutBackend<T>::count_costs() {
   const int bins = DeviceStore<T>::kCostBins;
   ull* row = st.cost_bins() + static_cast<std::size_t>(st.rank()) * bins;
   NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, ctx.stream));
-  if (ngroups_ == 0) return;
-  launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{ngroups_, kBlock}, groups_.get(),
-         group_work_.get(), ngroups_, static_cast<u32>(st.first()), static_cast<u32>(st.count()),
-         bins, row);
+  if (st.count() == 0) return;
+  // this build's group count, read on the device (at most one group a body; a grid-stride loop)
+  const std::size_t threads = std::min<std::size_t>(
+      st.count(), std::size_t(kBlock) * 4 * device_properties().multiProcessorCount);
+  launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{threads, kBlock}, groups_.get(),
+         group_work_.get(), &meta_.get()->ngroups, static_cast<u32>(st.first()),
+         static_cast<u32>(st.count()), bins, row);
 }
 
 template <typename T>

@@ -25,6 +25,16 @@ struct BuildMeta {
   u32 level_start[tree::kMaxLevel + 2];  // counted from node0
 };
 
+// Several GPUs of one process whose every pair has peer access: one GPU's node arrays, as
+// another GPU's build writes its own tree's nodes into them (the same slots as its own: every
+// GPU's arrays hold trees x cap nodes alike), instead of a broadcast after the build.
+template <typename T>
+struct PeerTree {
+  u32 *begin, *count, *first, *nchild;
+  Vec4<T>*A, *M, *Q;
+  T* S;  // null without the relative opening
+};
+
 template <typename T>
 struct BuildArgs {
   const u64* keys;
@@ -45,6 +55,10 @@ struct BuildArgs {
   bool bmax;  // the opening radius also bounded by the bodies' extent (bmax_opening_radius2)
   Vec4<T>*A, *M, *Q;
   T* S;  // the relative opening (alpha > 0): each node's relative_opening_size, else null
+  // every GPU's node arrays (parts entries, all-gathered), each node written into the others'
+  // once its moments are known; null: this GPU's arrays only
+  const PeerTree<T>* peers;
+  u32 parts, rank;
 };
 
 using BlockScanU = cub::BlockScan<u32, kBlock>;
@@ -160,10 +174,31 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
     q.x = q.y = q.z = 1e18;
     r2 = -1;
   }
-  a.A[node] = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
-  a.M[node] = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
-  a.Q[node] = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(extent));
-  if (a.S) a.S[node] = T(mass > 0 ? tree::relative_opening_size(mass, extent) : 0.0);
+  const Vec4<T> A = make_vec4<T>(T(q.x), T(q.y), T(q.z), T(r2));
+  const Vec4<T> M = make_vec4<T>(T(q.m), T(q.qxx), T(q.qyy), T(q.qzz));
+  const Vec4<T> Q = make_vec4<T>(T(q.qxy), T(q.qxz), T(q.qyz), T(extent));
+  const T S = T(mass > 0 ? tree::relative_opening_size(mass, extent) : 0.0);
+  a.A[node] = A;
+  a.M[node] = M;
+  a.Q[node] = Q;
+  if (a.S) a.S[node] = S;
+  // the node is final now (its structure since build_levels): into the other GPUs' arrays too,
+  // over NVLink while the build goes on (what the tree share broadcast after it otherwise)
+  if (a.peers) {
+    const u32 nb = t.begin[node], nc = t.count[node], nf = t.first[node];
+    for (u32 r = 0; r < a.parts; ++r) {
+      if (r == a.rank) continue;
+      const PeerTree<T> p = a.peers[r];
+      p.begin[node] = nb;
+      p.count[node] = nc;
+      p.first[node] = nf;
+      p.nchild[node] = k;
+      p.A[node] = A;
+      p.M[node] = M;
+      p.Q[node] = Q;
+      if (p.S) p.S[node] = S;
+    }
+  }
 }
 
 // one warp per node of this block's chunk [c0, c1) of the level at lb: lanes 1..7 search the

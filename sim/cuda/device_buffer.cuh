@@ -1,5 +1,6 @@
 #pragma once
-// RAII, move-only owners of CUDA objects: a typed device buffer and an event. An empty object
+// RAII, move-only owners of CUDA objects: a typed device buffer, an event and page-locked host
+// memory. An empty object
 // needs no device; destructors only log errors.
 
 #include <cuda_runtime.h>
@@ -135,9 +136,53 @@ class Event {
     NBODY_CUDA_CHECK(cudaEventElapsedTime(&ms, start.ev_, ev_));
     return ms;
   }
+  /// Waits until the work recorded before this event has completed (nothing recorded: returns).
+  void wait() const {
+    if (ev_) NBODY_CUDA_CHECK(cudaEventSynchronize(ev_));
+  }
 
  private:
   cudaEvent_t ev_ = nullptr;
+};
+
+/// `count` elements of T in page-locked host memory (cudaMallocHost): the target of a copy from
+/// the device that the host reads later, without waiting for the rest of the stream.
+template <typename T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+
+  /// Reallocates when the count changes (contents are not kept).
+  void resize(std::size_t count) {
+    if (count == count_) return;
+    release();
+    if (count > 0) NBODY_CUDA_CHECK(cudaMallocHost(&ptr_, count * sizeof(T)));
+    count_ = count;
+  }
+  void release() noexcept {
+    if (ptr_) NBODY_CUDA_LOG(cudaFreeHost(ptr_));
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  T* get() const { return ptr_; }
+  std::size_t size() const { return count_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
 };
 
 }  // namespace nbody::cuda

@@ -171,6 +171,7 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     const std::size_t bins = static_cast<std::size_t>(world) * Slicing::kCostBins;
     cost_.resize(bins);
     NBODY_CUDA_CHECK(cudaMemset(cost_.get(), 0, bins * sizeof(ull)));
+    cost_host_.resize(bins);
     slicing_.cost_bins = cost_.get();
     slicing_.all_gather = [this](void* recv, std::size_t bytes) { all_gather(recv, bytes); };
     slicing_.share = [this](const std::vector<Slicing::Shared>& arrays,
@@ -237,13 +238,14 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     std::vector<std::size_t>& cuts = slicing_.cuts;
     std::vector<std::size_t> next(parts + 1, n);
     next[0] = 0;
-    std::vector<ull> w;
+    const ull* w = cost_host_.get();
     double total = 0;
     if (inner_->balance_by_work() && costs_ready_ && cuts.back() == n) {
-      w.resize(static_cast<std::size_t>(parts) * bins);
-      cost_.download(w.data(), w.size(), this->store().context().stream);
-      for (const ull x : w)
-        total += static_cast<double>(x);
+      // copied to the host after the last exchange: waits for that, not for the integration
+      // queued since (the host goes on queueing the next evaluation while it runs)
+      cost_copied_.wait();
+      for (std::size_t i = 0; i < static_cast<std::size_t>(parts) * bins; ++i)
+        total += static_cast<double>(w[i]);
     }
     if (total <= 0) {
       for (int r = 1; r < parts; ++r)
@@ -325,6 +327,12 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     NBODY_NCCL_CHECK(ncclGroupEnd());
     ex_[pending_++][1].record(stream);
     costs_ready_ = inner_->balance_by_work();
+    if (costs_ready_) {
+      NBODY_CUDA_CHECK(cudaMemcpyAsync(cost_host_.get(), cost_.get(),
+                                       cost_host_.size() * sizeof(ull), cudaMemcpyDeviceToHost,
+                                       stream));
+      cost_copied_.record(stream);
+    }
   }
 
   // the collectives of Slicing (see there), on the store's stream
@@ -372,7 +380,9 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
   bool check_;
   Slicing slicing_;
   DeviceBuffer<ull> cost_;
-  bool costs_ready_ = false;  // every rank's cost bins of the last evaluation are in cost_
+  bool costs_ready_ = false;     // every rank's cost bins of the last evaluation are in cost_
+  PinnedBuffer<ull> cost_host_;  // and on their way to the host (done at cost_copied_)
+  Event cost_copied_;
   DeviceBuffer<ull> hashes_;  // each rank's parameters' hash of the last evaluation
   bool hashes_sent_ = false;
   std::vector<std::array<Event, 2>> ex_;  // the exchanges since the last collect()
