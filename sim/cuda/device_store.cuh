@@ -201,6 +201,8 @@ class DeviceStore final : public ForceBackend {
 
   /// Launches v += kick (a + 1PN) and x += drift v, or the last kick with the output.
   void kick_drift(const SimParams& p, double kick, double drift);
+  void kick_drift_twice(const SimParams& p, double kick1, double drift1, double kick2,
+                        double drift2);
   void kick_output(const SimParams& p, double kick);
   /// 1PN: copies the dominant body's position, velocity and acceleration into dominant_ and
   /// returns its device pointer (null when p.post_newtonian is off).

@@ -14,9 +14,9 @@ void run_composition(StepOps& ops, const SimParams& p, int steps, const Scheme& 
         // the closing kick of this step and the opening kick of the next stay two kicks, as
         // they are across the end of a call: v + (k1 + k0) dt a rounds differently from
         // (v + k1 dt a) + k0 dt a, and a run's bits would depend on its batch sizes (a rewind
-        // and replay in other batches must give the same bodies bitwise, issue 19)
-        ops.kick_drift(p, s.kicks[stages], 0.0);
-        ops.kick_drift(p, s.kicks[0], s.drifts[0]);
+        // and replay in other batches must give the same bodies bitwise, issue 19), even where
+        // a store does both in one pass
+        ops.kick_drift_twice(p, s.kicks[stages], 0.0, s.kicks[0], s.drifts[0]);
       } else
         ops.closing_kick(p, s.kicks[stages]);
     }

@@ -61,6 +61,14 @@ class StepOps {
   virtual void evaluate_forces(const SimParams& p) = 0;
   /// v += kick dt (a + a_1PN), then x += drift dt v (drift may be 0).
   virtual void kick_drift(const SimParams& p, double kick, double drift) = 0;
+  /// kick_drift(kick1, drift1) then kick_drift(kick2, drift2) from the same accelerations, bit
+  /// for bit (each kick and drift rounded on its own); a store may do both in one pass over the
+  /// bodies (the closing kick of a step and the opening kick and drift of the next).
+  virtual void kick_drift_twice(const SimParams& p, double kick1, double drift1, double kick2,
+                                double drift2) {
+    kick_drift(p, kick1, drift1);
+    kick_drift(p, kick2, drift2);
+  }
   /// The closing kick of the last step of a call: v += kick dt (a + a_1PN), then the store
   /// shows the new state (the GPU writes the interop buffer).
   virtual void closing_kick(const SimParams& p, double kick) = 0;
