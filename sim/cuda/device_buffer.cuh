@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 
 #include "sim/cuda/cuda_check.cuh"
@@ -150,38 +151,25 @@ class Event {
 template <typename T>
 class PinnedBuffer {
  public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    if (this != &o) {
-      release();
-      ptr_ = std::exchange(o.ptr_, nullptr);
-      count_ = std::exchange(o.count_, 0);
-    }
-    return *this;
-  }
-
   /// Reallocates when the count changes (contents are not kept).
   void resize(std::size_t count) {
     if (count == count_) return;
-    release();
-    if (count > 0) NBODY_CUDA_CHECK(cudaMallocHost(&ptr_, count * sizeof(T)));
+    ptr_.reset();
+    count_ = 0;
+    if (count == 0) return;
+    void* p = nullptr;
+    NBODY_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
+    ptr_.reset(static_cast<T*>(p));
     count_ = count;
   }
-  void release() noexcept {
-    if (ptr_) NBODY_CUDA_LOG(cudaFreeHost(ptr_));
-    ptr_ = nullptr;
-    count_ = 0;
-  }
-  T* get() const { return ptr_; }
+  T* get() const { return ptr_.get(); }
   std::size_t size() const { return count_; }
 
  private:
-  T* ptr_ = nullptr;
+  struct Free {
+    void operator()(T* p) const noexcept { NBODY_CUDA_LOG(cudaFreeHost(p)); }
+  };
+  std::unique_ptr<T[], Free> ptr_;
   std::size_t count_ = 0;
 };
 

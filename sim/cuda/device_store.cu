@@ -64,6 +64,18 @@ __device__ __forceinline__ void add_post_newtonian(const Vec4<T>& p, const Vec4<
   a.z += pz;
 }
 
+// one body's kick and drift: v += kick a, then p += drift v (each an fma, in this order)
+template <typename T>
+__device__ __forceinline__ void kick_drift_body(Vec4<T>& p, Vec4<T>& v, const Vec4<T>& a, T kick,
+                                                T drift) {
+  v.x = fma(a.x, kick, v.x);
+  v.y = fma(a.y, kick, v.y);
+  v.z = fma(a.z, kick, v.z);
+  p.x = fma(v.x, drift, p.x);
+  p.y = fma(v.y, drift, p.y);
+  p.z = fma(v.z, drift, p.z);
+}
+
 // kick velocities by `kick` and drift positions by `drift` (one body per thread); with `dom`
 // the kick includes the 1PN term
 template <typename T>
@@ -76,12 +88,7 @@ __global__ void __launch_bounds__(1024)
   Vec4<T> p = pos[i], v = vel[i];
   Vec4<T> a = acc[i];
   if (dom) add_post_newtonian(p, v, a, dom, kick, G, inv_c2);
-  v.x = fma(a.x, kick, v.x);
-  v.y = fma(a.y, kick, v.y);
-  v.z = fma(a.z, kick, v.z);
-  p.x = fma(v.x, drift, p.x);
-  p.y = fma(v.y, drift, p.y);
-  p.z = fma(v.z, drift, p.z);
+  kick_drift_body(p, v, a, kick, drift);
   pos[i] = p;
   vel[i] = v;
 }
@@ -98,18 +105,8 @@ __global__ void __launch_bounds__(1024)
   if (i >= n) return;
   Vec4<T> p = pos[i], v = vel[i];
   const Vec4<T> a = acc[i];
-  v.x = fma(a.x, kick1, v.x);
-  v.y = fma(a.y, kick1, v.y);
-  v.z = fma(a.z, kick1, v.z);
-  p.x = fma(v.x, drift1, p.x);
-  p.y = fma(v.y, drift1, p.y);
-  p.z = fma(v.z, drift1, p.z);
-  v.x = fma(a.x, kick2, v.x);
-  v.y = fma(a.y, kick2, v.y);
-  v.z = fma(a.z, kick2, v.z);
-  p.x = fma(v.x, drift2, p.x);
-  p.y = fma(v.y, drift2, p.y);
-  p.z = fma(v.z, drift2, p.z);
+  kick_drift_body(p, v, a, kick1, drift1);
+  kick_drift_body(p, v, a, kick2, drift2);
   pos[i] = p;
   vel[i] = v;
 }
