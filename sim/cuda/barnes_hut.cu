@@ -8,10 +8,10 @@
 // the traversal's groups and the moments from the deepest level up (mass, centre of mass,
 // traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between levels, so
 // no host round trip -> traversal: one warp per group of up to 64 consecutive sorted bodies (two
-// a lane; groups of 8 or 16 give each body four or two lanes that share its lists) walks the tree
-// breadth-first against the group's bounding box; accepted cells and the bodies of opened leaves
-// are compacted into shared-memory lists that the warp evaluates 32 at a time. No float atomics:
-// two runs agree bitwise.
+// a lane, the groups of more than 32 handed out first; groups of 8 or 16 give each body four or
+// two lanes that share its lists) walks the tree breadth-first against the group's bounding box;
+// accepted cells and the bodies of opened leaves are compacted into shared-memory lists that the
+// warp evaluates 32 at a time. No float atomics: two runs agree bitwise.
 //
 // Several GPUs (a forest): every GPU sorts all bodies alike, builds the tree of its own slice of
 // them only (the slices: the wrapper's cuts, balanced by the counted work), and the GPUs share
@@ -196,6 +196,12 @@ void grow_keep(DeviceBuffer<X>& b, std::size_t used, std::size_t need, cudaStrea
   NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
   b = std::move(nb);
 }
+
+// Groups of more than 32 bodies (two a lane) take twice the evaluations of the others: handed out
+// first, so that the kernel's last walks are short (bitwise the same forces; whole steps 0.1-2.4 %
+// faster on one H100, 0.3-4.3 % on two: docs/PERFORMANCE.md, "the big groups first").
+template <int PER>
+constexpr u32 kBigFirst = PER == 2 ? 32u : 0u;
 
 std::size_t next_pow2(std::size_t v) {
   std::size_t p = 1;
@@ -625,8 +631,9 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, const Relativ
     NBODY_CUDA_CHECK(cudaMemsetAsync(work_acc_.get(), 0, sizeof(ull), ctx.stream));
   }
   NBODY_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(u32), ctx.stream));
-  const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),         A_.get(),
-                       M_.get(),     Q_.get(),     trees_,       static_cast<u32>(cap_)};
+  const TreeView<T> tv{
+      begin_.get(), count_.get(), first_.get(), nchild_.get(),          A_.get(),
+      M_.get(),     Q_.get(),     trees_,       static_cast<u32>(cap_), kBigFirst<PER>};
   // several GPUs of one process: the other GPUs' accelerations too (not on a first pass)
   Mirrors<T> mir{};
   if (writes_mirrors() && !(rel.pre > T(0)))
