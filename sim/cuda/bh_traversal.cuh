@@ -22,7 +22,6 @@ struct TreeView {
   const u32 *begin, *count, *first, *nchild;
   const Vec4<T>*A, *M, *Q;
   u32 trees, root_stride;
-  u32 big;  // above 0: the groups of more than big bodies are taken first, then the others
 };
 
 // The relative opening (alpha > 0, tree::relative_opening_size): a first pass (pre > 0:
@@ -285,12 +284,13 @@ __device__ __forceinline__ void finish_group(Targets<T, PER>& g, int gn, int lan
   }
 }
 
-// the next group of a warp's walks and its entry in the list (false: none left); with big > 0 in
-// two passes over the list: the groups of more than big bodies, then the others
-__device__ __forceinline__ bool next_group(u32* __restrict__ counter, int groups, u32 big,
+// the next group of a warp's walks and its entry in the list (false: none left); with Big > 0 in
+// two passes over the list: the groups of more than Big bodies, then the others
+template <u32 Big>
+__device__ __forceinline__ bool next_group(u32* __restrict__ counter, int groups,
                                            const uint2* __restrict__ list, int lane, int& grp,
                                            uint2& gr) {
-  const int passes = big > 0 ? 2 : 1;
+  constexpr int passes = Big > 0 ? 2 : 1;
   for (;;) {
     int h = 0;
     if (lane == 0) h = static_cast<int>(atomicAdd(counter, 1u));
@@ -298,13 +298,16 @@ __device__ __forceinline__ bool next_group(u32* __restrict__ counter, int groups
     if (h >= passes * groups) return false;
     grp = h < groups ? h : h - groups;
     gr = list[grp];
-    if (passes == 1 || (gr.y > big) == (h < groups)) return true;
+    if (passes == 1 || (gr.y > Big) == (h < groups)) return true;
   }
 }
 
 // One warp per group of at most 32 * PER / SPLIT consecutive sorted bodies (groups taken from a
-// counter by resident warps; how many: *ngroups as the build wrote it; with tv.big, in two
-// passes over the list: the groups of more than tv.big bodies, then the others). Far (barnes-hut's
+// counter by resident warps; how many: *ngroups as the build wrote it). Groups of more than 32
+// bodies (PER = 2: two a lane) take twice the evaluations of the others: they are handed out
+// first, in a first pass over the list, so that the kernel's last walks are short (bitwise the
+// same forces; whole steps 0.1-2.4 % faster on one H100, 0.3-4.3 % on two: docs/PERFORMANCE.md,
+// "the big groups first"). Far (barnes-hut's
 // local_theta, with the quadrupole): an accepted cell whose centre of mass lies farther from the
 // group's centre than the group's radius / local_theta acts through one local expansion for the
 // whole group (eval_far) instead of on each body; far2 = local_theta^2. With
@@ -334,7 +337,7 @@ __device__ __forceinline__ void traverse_groups(
   const u32 lt = lanemask_lt();
   int grp = 0;
   uint2 gr;
-  while (next_group(counter, groups, tv.big, group_list, lane, grp, gr)) {
+  while (next_group < PER == 2 ? 32u : 0u > (counter, groups, group_list, lane, grp, gr)) {
     const int i0 = static_cast<int>(gr.x), gn = static_cast<int>(gr.y);
     const bool both = gn > 32;  // a lane's second body is real
 
