@@ -197,12 +197,6 @@ void grow_keep(DeviceBuffer<X>& b, std::size_t used, std::size_t need, cudaStrea
   b = std::move(nb);
 }
 
-// Groups of more than 32 bodies (two a lane) take twice the evaluations of the others: handed out
-// first, so that the kernel's last walks are short (bitwise the same forces; whole steps 0.1-2.4 %
-// faster on one H100, 0.3-4.3 % on two: docs/PERFORMANCE.md, "the big groups first").
-template <int PER>
-constexpr u32 kBigFirst = PER == 2 ? 32u : 0u;
-
 std::size_t next_pow2(std::size_t v) {
   std::size_t p = 1;
   while (p < v)
@@ -223,8 +217,15 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return st.parts() > 1 && !st.slicing().mirrors.empty() &&
            st.slicing().mirrors.size() <= static_cast<std::size_t>(kMaxMirrors);
   }
-  // new bodies: their tree's depth is unknown, the next sort takes every digit
-  void bodies_changed(const Bodies&) override { sort_levels_ = tree::kMaxLevel; }
+  // new bodies: their tree's depth is unknown, the next sort takes every digit; several GPUs:
+  // what follows the slice (which the work balance moves) sized for N here, not in a step where
+  // the GPUs' threads are in collectives (an allocation in one can wait for a peer waiting on it)
+  void bodies_changed(const Bodies&) override {
+    sort_levels_ = tree::kMaxLevel;
+    if (this->store().parts() < 2) return;
+    groups_.reserve(std::max<std::size_t>(this->store().size(), 1));
+    block_sum_.reserve(static_cast<std::size_t>(resident_build()));
+  }
 
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
     DeviceStore<T>& st = this->store();
@@ -341,6 +342,15 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     return {begin_.get(), count_.get(), first_.get(), nchild_.get(), level_.get(), prefix_.get()};
   }
   void sort_bodies();
+  int resident_build() {  // blocks of the build kernel that stay resident on this GPU at once
+    if (resident_build_ == 0) {
+      int per_sm = 0;
+      NBODY_CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, build_kernel<T>, kBlock, 0));
+      resident_build_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
+    }
+    return resident_build_;
+  }
   void build(u32 leaf, u32 gs, double theta, bool bmax, bool rel, bool forest);
   void share_trees(bool rel, bool pushed);
   Sizes forest_sizes(std::vector<u32>* gathered = nullptr) const;
@@ -458,16 +468,9 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool 
   if (rel) S_.reserve(all);
   groups_.reserve(std::max<std::size_t>(count, 1));
   meta_.reserve(1);
-  if (resident_build_ == 0) {
-    int per_sm = 0;
-    NBODY_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, build_kernel<T>, kBlock, 0));
-    resident_build_ = std::max(1, per_sm) * device_properties().multiProcessorCount;
-  }
-  // as many blocks as stay resident (a cooperative launch needs them all at once), fewer for
-  // small N: the grid-wide barriers cost more with more blocks
+  // the resident blocks (a cooperative launch needs all at once); fewer for small N (barriers)
   const int blocks = static_cast<int>(
-      std::clamp<std::size_t>((count + 511) / 512, 1, static_cast<std::size_t>(resident_build_)));
+      std::clamp<std::size_t>((count + 511) / 512, 1, static_cast<std::size_t>(resident_build())));
   block_sum_.reserve(static_cast<std::size_t>(blocks));
   BuildArgs<T> a{keys_.get(),
                  nodes(),
@@ -631,9 +634,8 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, const Relativ
     NBODY_CUDA_CHECK(cudaMemsetAsync(work_acc_.get(), 0, sizeof(ull), ctx.stream));
   }
   NBODY_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(u32), ctx.stream));
-  const TreeView<T> tv{
-      begin_.get(), count_.get(), first_.get(), nchild_.get(),          A_.get(),
-      M_.get(),     Q_.get(),     trees_,       static_cast<u32>(cap_), kBigFirst<PER>};
+  const TreeView<T> tv{begin_.get(), count_.get(), first_.get(), nchild_.get(),         A_.get(),
+                       M_.get(),     Q_.get(),     trees_,       static_cast<u32>(cap_)};
   // several GPUs of one process: the other GPUs' accelerations too (not on a first pass)
   Mirrors<T> mir{};
   if (writes_mirrors() && !(rel.pre > T(0)))

@@ -64,6 +64,10 @@ class DeviceBuffer {
   void download_from(T* dst, std::size_t first, std::size_t count,
                      cudaStream_t stream = nullptr) const {
     if (!count) return;
+    // the work before it first, then the copy: a copy into pageable memory would wait for the
+    // stream inside the driver, where another GPU's thread of the process may need to go on
+    // (several GPUs: the stream may wait in a collective for that thread)
+    NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
     NBODY_CUDA_CHECK(
         cudaMemcpyAsync(dst, ptr_ + first, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
     NBODY_CUDA_CHECK(cudaStreamSynchronize(stream));
