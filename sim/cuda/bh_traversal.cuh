@@ -307,10 +307,10 @@ __device__ __forceinline__ bool next_group(u32* __restrict__ counter, int groups
 // bodies (PER = 2: two a lane) take twice the evaluations of the others: they are handed out
 // first, in a first pass over the list, so that the kernel's last walks are short (bitwise the
 // same forces; whole steps 0.1-2.4 % faster on one H100, 0.3-4.3 % on two: docs/PERFORMANCE.md,
-// "the big groups first"). Far (barnes-hut's
-// local_theta, with the quadrupole): an accepted cell whose centre of mass lies farther from the
-// group's centre than the group's radius / local_theta acts through one local expansion for the
-// whole group (eval_far) instead of on each body; far2 = local_theta^2. With
+// "the big groups first").
+// Far (barnes-hut's local_theta, with the quadrupole): an accepted cell whose centre of mass lies
+// farther from the group's centre than the group's radius / local_theta acts through one local
+// expansion for the whole group (eval_far) instead of on each body; far2 = local_theta^2. With
 // SPLIT > 1 (small groups, PER = 1) SPLIT lanes hold each body and share its lists: lane l takes
 // body l mod (32 / SPLIT) and every SPLIT-th entry; their sums meet by shuffles at the end (in a
 // fixed order). Breadth-first
@@ -337,7 +337,8 @@ __device__ __forceinline__ void traverse_groups(
   const u32 lt = lanemask_lt();
   int grp = 0;
   uint2 gr;
-  while (next_group < PER == 2 ? 32u : 0u > (counter, groups, group_list, lane, grp, gr)) {
+  constexpr u32 kBig = PER == 2 ? 32u : 0u;  // (PER 1: every group costs alike, one pass)
+  while (next_group<kBig>(counter, groups, group_list, lane, grp, gr)) {
     const int i0 = static_cast<int>(gr.x), gn = static_cast<int>(gr.y);
     const bool both = gn > 32;  // a lane's second body is real
 
