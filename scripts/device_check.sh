@@ -59,6 +59,7 @@ missing=$(ldd "$B/nbody" | grep "not found")
 
 echo "== 1. GPU and GL tests"
 for t in test_cuda_kernels test_cuda_variants test_cuda_barnes_hut test_cuda_bh_relative test_cuda_bh_local \
+  test_cuda_bh_refit \
   test_cuda_activity_map \
   test_cuda_external_field test_sky_gpu test_kernels test_kernel_compare test_cpu_barnes_hut \
   test_sim_runner test_interop test_headless test_cell_boxes test_sim_runner_edit \

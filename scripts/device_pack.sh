@@ -28,7 +28,7 @@ tests=(test_cuda_kernels test_cuda_variants test_cuda_barnes_hut test_cuda_activ
   test_cuda_external_field test_sky_gpu test_multigpu test_kernels test_kernel_compare
   test_cpu_barnes_hut test_sim_runner test_interop test_headless test_cell_boxes
   test_sim_runner_edit test_viewer_edit test_simulation_edit test_galaxy_collision test_cuda_bh_relative
-  test_cuda_bh_local)
+  test_cuda_bh_local test_cuda_bh_refit)
 mkdir -p "$tmp/bin"
 strip -o "$tmp/bin/nbody" "$bin/nbody"
 for t in "${tests[@]}"; do

@@ -111,6 +111,9 @@ struct BhConfig {
   /// GPU: > 0: cells farther from a group's centre than its radius / local_theta act through
   /// one local expansion for the group (0: off, and on the CPU)
   double local_theta = 0;
+  /// GPU: evaluations per tree build; between builds the last tree is refitted (its moments
+  /// computed again where the bodies are, its cells widened to hold them): 1 = a build every time
+  int rebuild = 1;
 };
 BhConfig bh_config(const KernelInfo& row, const SimParams& p);
 /// The group size a Barnes-Hut kernel walks with for `n` bodies: `c.group_size`, or when it is 0

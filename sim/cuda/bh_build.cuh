@@ -15,6 +15,12 @@
 // The tree may cover a part of the sorted bodies only, [body0, body0 + n), and sit at node
 // node0 of the arrays (several GPUs: each builds the tree of its own slice into its own range of
 // nodes, and the GPUs then share their trees: a forest, walked from every tree's root).
+//
+// A refit (refit_kernel, the `rebuild` tunable) keeps the last build's structure and computes
+// the moments again from the bodies where they are now, deepest level first: no sort, no levels,
+// no groups. A body may have drifted out of its node's cube since the build; each node's growth
+// (how far its bodies reach beyond the cube, its children's at most) widens the cube in the
+// opening radius, so the criterion still bounds the multipole's error as after a build.
 
 // what the build tells the host, in one small device array
 struct BuildMeta {
@@ -59,6 +65,7 @@ struct BuildArgs {
   // once its moments are known; null: this GPU's arrays only
   const PeerTree<T>* peers;
   u32 parts, rank;
+  bool refit;  // refit_kernel: the structure kept, each node's growth in scan (float bits)
 };
 
 using BlockScanU = cub::BlockScan<u32, kBlock>;
@@ -133,6 +140,20 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
   }
   double cx, cy, cz, side;
   tree::cell_geometry(t.prefix[node], static_cast<int>(t.level[node]), *a.cube, cx, cy, cz, side);
+  // a refit: how far the node's bodies with mass reach beyond its cube (a child's cube lies in
+  // its parent's, so the children's growths bound the parent's); 0 after a build
+  double grow = 0;
+  if (a.refit) {
+    for (u32 j = b; j < e; ++j) {
+      if (k) {
+        grow = fmax(grow, double(__uint_as_float(a.scan[j - a.node0])));
+      } else if (a.pos[j].w > T(0)) {
+        const Vec4<T> p = a.pos[j];
+        grow = fmax(grow, fmax(fabs(p.x - cx), fmax(fabs(p.y - cy), fabs(p.z - cz))) - 0.5 * side);
+      }
+    }
+    a.scan[node - a.node0] = __float_as_uint(__double2float_ru(grow));
+  }
   tree::Multipole<double> q{mass, cx, cy, cz, 0, 0, 0, 0, 0, 0};
   if (mass > 0) {
     q.x = sx / mass;
@@ -165,7 +186,7 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
       if (ext) extent = fmax(extent, reach(p, 0));
     }
   }
-  double r2 = tree::opening_radius2(side, a.theta, q.x, q.y, q.z, cx, cy, cz);
+  double r2 = tree::opening_radius2(side + 2 * grow, a.theta, q.x, q.y, q.z, cx, cy, cz);
   if (a.bmax) r2 = tree::bmax_opening_radius2(r2, extent, a.theta);
   if (!(mass > 0)) {
     // massless bodies pull on nothing: a cell without mass is accepted by every group (its
@@ -189,10 +210,12 @@ __device__ void node_moments(const BuildArgs<T>& a, u32 node) {
     for (u32 r = 0; r < a.parts; ++r) {
       if (r == a.rank) continue;
       const PeerTree<T> p = a.peers[r];
-      p.begin[node] = nb;
-      p.count[node] = nc;
-      p.first[node] = nf;
-      p.nchild[node] = k;
+      if (!a.refit) {  // a refit keeps the structure the build wrote there
+        p.begin[node] = nb;
+        p.count[node] = nc;
+        p.first[node] = nf;
+        p.nchild[node] = k;
+      }
       p.A[node] = A;
       p.M[node] = M;
       p.Q[node] = Q;
@@ -339,5 +362,22 @@ __global__ void __launch_bounds__(kBlock) build_kernel(BuildArgs<T> a) {
     grid.sync();
     for (u32 i = ls[l] + tid; i < ls[l + 1]; i += stride)
       node_moments(a, i);
+  }
+}
+
+// the last build's tree refitted to the bodies where they are now: its moments (and growths,
+// see node_moments) level by level, deepest first, from the level starts the build left in
+// meta (launched cooperatively like build_kernel, with the same arguments and refit set)
+template <typename T>
+__global__ void __launch_bounds__(kBlock) refit_kernel(BuildArgs<T> a) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const u32 stride = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
+  const BuildMeta& m = *a.meta;
+  for (u32 l = m.levels; l-- > 0;) {
+    const u32 lo = a.node0 + m.level_start[l], hi = a.node0 + m.level_start[l + 1];
+    for (u32 i = lo + tid; i < hi; i += stride)
+      node_moments(a, i);
+    if (l > 0) grid.sync();
   }
 }

@@ -57,6 +57,9 @@ class DeviceForceKernel {
   virtual void bodies_changed(const Bodies& b) {}
   /// Whether forces() also writes its slice's accelerations into the Slicing's mirrors.
   virtual bool writes_mirrors() const { return false; }
+  /// Several GPUs: whether the next forces(p) works on the slices of the last one (a tree
+  /// refitted, not built again): the wrapper then keeps its cuts.
+  virtual bool keeps_cuts(const SimParams& p) { return false; }
 
   const KernelInfo& row() const { return row_; }
   DeviceStore<T>& store() const { return *store_; }

@@ -201,8 +201,9 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
   void forces(const SimParams& p, T G, T eps2, StepWork& work) override {
     if (comms_->aborted()) fail("multi-GPU step stopped: another GPU failed");
     DeviceStore<T>& st = this->store();
-    // the slices of this evaluation (every rank alike), then this rank's
-    plan_cuts();
+    // the slices of this evaluation (every rank alike; a refitted tree keeps the last ones),
+    // then this rank's
+    if (!inner_->keeps_cuts(p)) plan_cuts();
     costs_ready_ = false;
     work.interactions = static_cast<double>(st.count()) * static_cast<double>(st.n_sources());
     inner_->forces(p, G, eps2, work);

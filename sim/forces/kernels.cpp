@@ -293,6 +293,7 @@ BhConfig bh_config(const KernelInfo& row, const SimParams& p) {
   c.alpha = row.value(p, "alpha");
   c.block_size = row.find_tunable("block_size") ? row.int_value(p, "block_size") : 0;
   c.local_theta = row.find_tunable("local_theta") ? row.value(p, "local_theta") : 0;
+  c.rebuild = row.find_tunable("rebuild") ? row.int_value(p, "rebuild") : 1;
   if (c.local_theta > 0 && !c.quadrupole)
     fail("kernel '", row.name, "': local_theta ", c.local_theta,
          " needs the quadrupole on (the far cells' expansion starts from it)");

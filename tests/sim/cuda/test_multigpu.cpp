@@ -284,6 +284,51 @@ TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
   }
 }
 
+// Refits (tunable rebuild 4) on two GPUs: every GPU refits the tree of the slice it built, on
+// the same cuts until the next build (the wrapper keeps them), and writes the new moments into
+// the other GPU's arrays (or NCCL broadcasts them): as accurate as one GPU's build on the same
+// bodies, bitwise from run to run, in batches of 5 and 7 as in one call of 12, with the peer
+// writes as through NCCL, and near one GPU's refits after 12 steps
+TEST(MultiGpu, BarnesHutRefitsTheSlicesItBuilt) {
+  NBODY_REQUIRE_GPUS(2);
+  SceneParams sp;
+  sp.n = 40009;
+  sp.seed = 9;
+  const Bodies b = make_scene("plummer", sp).bodies;
+  for (const Precision pr : {Precision::Float, Precision::Double}) {
+    const std::string what = std::string("refits ") + precision_name(pr);
+    SimParams p1 = params_of("barnes-hut", pr, 1), p2 = params_of("barnes-hut", pr, 2);
+    p1.tunables["rebuild"] = p2.tunables["rebuild"] = 4;
+    auto be = make_backend(p2);
+    be->set_bodies(b);
+    be->step(p2, 2);  // a build, two refits; the accelerations below a third
+    Accel a;
+    be->compute_accelerations(p2, a.x, a.y, a.z);
+    Bodies held;
+    be->get_bodies(held);
+    SimParams built = params_of("barnes-hut", pr, 1);
+    const Errors e2 = errors_at(a, held, check_indices(held.size()), p2.G, p2.softening);
+    const Errors e1 = bh_errors(built, held);
+    ASSERT_TRUE(e2.finite) << what;
+    EXPECT_LT(e2.median, 1.2 * e1.median + 1e-6) << what;
+    EXPECT_LT(e2.p99, 1.3 * e1.p99 + 1e-6) << what;
+    const Bodies one = advanced(p2, b, 1, 12);
+    expect_same_bodies(one, advanced(p2, b, 1, 12), what + " run to run");
+    auto batches = make_backend(p2);
+    batches->set_bodies(b);
+    batches->step(p2, 5);
+    batches->step(p2, 7);
+    Bodies split;
+    batches->get_bodies(split);
+    expect_same_bodies(one, split, what + " 5 + 7 steps");
+    setenv("NBODY_PEER_WRITES", "0", 1);
+    const Bodies exchanged = advanced(p2, b, 1, 12);
+    unsetenv("NBODY_PEER_WRITES");
+    expect_same_bodies(one, exchanged, what + " through NCCL");
+    EXPECT_LT(max_position_difference(one, advanced(p1, b, 1, 12)), 1e-5) << what;
+  }
+}
+
 TEST(MultiGpu, InteropOutputOnTheFirstGpu) {
   NBODY_REQUIRE_GPUS(2);
   const std::size_t n = 5001;
