@@ -775,7 +775,7 @@ KernelInfo barnes_hut_row() {
       "drifted out of it, so each evaluation's error stays that of a build; the walk slows as "
       "the cells loosen). 4: 3-5 % faster from 8.4M bodies that move little per step, and two "
       "GPUs 1.92-1.95x one on the uniform cube; but the forces then depend on when the tree was "
-      "built, not on the positions alone: 40-100x the energy drift of a build every time on a "
+      "built, not on the positions alone: 34-58x the energy drift of a build every time on a "
       "Plummer sphere, slower on fast-moving scenes (galaxy collisions), and rewinds replay "
       "within the tree's error, not bitwise"));
   k.tunables.push_back(real_tunable(
