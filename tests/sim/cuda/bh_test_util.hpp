@@ -116,6 +116,23 @@ inline std::vector<std::size_t> check_indices(std::size_t n) {
   return sample_indices(n, n <= 4099 ? n : 512);
 }
 
+// |relative energy drift| of a Plummer sphere of 32,768 bodies (the scene's units, time step and
+// softening) over 1,000 steps of p's kernel and tunables
+inline double plummer_energy_drift(SimParams p) {
+  SceneParams sp;
+  sp.n = 32768;
+  const Scene s = make_scene("plummer", sp);
+  p.G = s.units.G;
+  p.dt = s.dt;
+  p.softening = s.softening > 0 ? s.softening : 0.01;
+  auto b = make_backend(p);
+  b->set_bodies(s.bodies);
+  const double e0 = compute_diagnostics(held_bodies(*b), p.G, p.softening).total;
+  b->step(p, 1000);
+  const double e1 = compute_diagnostics(held_bodies(*b), p.G, p.softening).total;
+  return std::abs(relative_energy_drift(e0, e1));
+}
+
 inline Bodies plummer(std::size_t n, std::uint64_t seed = 7) {
   SceneParams sp;
   sp.n = n;
