@@ -1,17 +1,18 @@
 // barnes-hut: O(N log N) gravity on the GPU with the tree design of sim/tree/tree_math.hpp.
 //
 // Each force evaluation: bounding cube (two-stage min/max reduction) -> 63-bit Morton keys ->
-// CUB radix sort of (key, index) on the digits of the levels the tree needs (the last build's
-// depth + 3, all 21 at first and whenever a build reached that depth: fewer passes, fatter leaves
-// at worst) -> pos/vel/order gathered in key order -> one cooperative kernel builds the
-// octree level by level (a warp per node finds its octants, a grid-wide scan places the children),
-// the traversal's groups and the moments from the deepest level up (mass, centre of mass,
-// traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between levels, so
-// no host round trip -> traversal: one warp per group of up to 64 consecutive sorted bodies (two
-// a lane, the groups of more than 32 handed out first; groups of 8 or 16 give each body four or
-// two lanes that share its lists) walks the tree breadth-first against the group's bounding box;
-// accepted cells and the bodies of opened leaves are compacted into shared-memory lists that the
-// warp evaluates 32 at a time. No float atomics: two runs agree bitwise.
+// CUB radix sort of the keys on the digits of the levels the tree needs (the last build's depth +
+// 2, filled up to CUB's passes; all 21 at first and whenever a build reached that depth: fewer
+// passes, fatter leaves at worst), the bodies' indices carried in the bits below those digits
+// (else sorted as values) -> pos/vel/order gathered in key order -> one cooperative kernel builds
+// the octree level by level (a warp per node finds its octants, a grid-wide scan places the
+// children), the traversal's groups and the moments from the deepest level up (mass, centre of
+// mass, traceless quadrupole, r_crit^2 = (l/theta + delta)^2) with grid-wide barriers between
+// levels, so no host round trip -> traversal: one warp per group of up to 64 consecutive sorted
+// bodies (two a lane, the groups of more than 32 handed out first; groups of 8 or 16 give each body
+// four or two lanes that share its lists) walks the tree breadth-first against the group's bounding
+// box; accepted cells and the bodies of opened leaves are compacted into shared-memory lists that
+// the warp evaluates 32 at a time. No float atomics: two runs agree bitwise.
 //
 // Several GPUs (a forest): every GPU sorts all bodies alike, builds the tree of its own slice of
 // them only (the slices: the wrapper's cuts, balanced by the counted work), and the GPUs share
@@ -65,79 +66,6 @@ constexpr double kFarRelative = 64;
 struct Box {
   double lo[3], hi[3];
 };
-
-// ---------------------------------------------------------------- bounding cube and keys
-
-// reduce min/max over the warp, then over the block; thread 0 gets the result
-__device__ void block_box(double (&lo)[3], double (&hi)[3]) {
-  __shared__ double s[6][kBlock / 32];
-  for (int a = 0; a < 3; ++a)
-    for (int o = 16; o > 0; o >>= 1) {
-      lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
-      hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
-    }
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  if (lane == 0)
-    for (int a = 0; a < 3; ++a) {
-      s[a][w] = lo[a];
-      s[3 + a][w] = hi[a];
-    }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (int k = 1; k < kBlock / 32; ++k)
-      for (int a = 0; a < 3; ++a) {
-        lo[a] = fmin(lo[a], s[a][k]);
-        hi[a] = fmax(hi[a], s[3 + a][k]);
-      }
-}
-
-// stage 1: one box per block over a grid-stride slice of the bodies
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    box_partial_kernel(const Vec4<T>* __restrict__ pos, int n, Box* __restrict__ partial) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    const Vec4<T> p = pos[i];
-    const double x[3] = {double(p.x), double(p.y), double(p.z)};
-    for (int a = 0; a < 3; ++a) {
-      lo[a] = fmin(lo[a], x[a]);
-      hi[a] = fmax(hi[a], x[a]);
-    }
-  }
-  block_box(lo, hi);
-  if (threadIdx.x == 0)
-    for (int a = 0; a < 3; ++a) {
-      partial[blockIdx.x].lo[a] = lo[a];
-      partial[blockIdx.x].hi[a] = hi[a];
-    }
-}
-
-// stage 2: one block joins the partial boxes into the enclosing cube
-__global__ void __launch_bounds__(kBlock)
-    box_final_kernel(const Box* __restrict__ partial, int parts, tree::Cube* cube) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
-  for (int k = threadIdx.x; k < parts; k += blockDim.x)
-    for (int a = 0; a < 3; ++a) {
-      lo[a] = fmin(lo[a], partial[k].lo[a]);
-      hi[a] = fmax(hi[a], partial[k].hi[a]);
-    }
-  block_box(lo, hi);
-  if (threadIdx.x == 0) *cube = tree::enclosing_cube(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
-}
-
-// Morton key (in double) and the identity permutation
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    keys_kernel(const Vec4<T>* __restrict__ pos, int n, const tree::Cube* __restrict__ cube,
-                u64* __restrict__ keys, u32* __restrict__ index) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Vec4<T> p = pos[i];
-  keys[i] = tree::morton_key(double(p.x), double(p.y), double(p.z), *cube);
-  index[i] = static_cast<u32>(i);
-}
 
 // ---------------------------------------------------------------- tree build
 
@@ -334,11 +262,14 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     read_meta();
     Sizes z{meta_host_.nodes, meta_host_.levels, meta_host_.overflow};
     if (this->store().parts() > 1) z = forest_sizes();
-    // the next sorts: the digits down to this tree's depth and a margin, or all where the tree
-    // reached the sorted depth (it may need more)
+    // the next sorts: the digits down to this tree's depth and a margin (filling CUB's passes of
+    // 8 bits, and leaving room for the indices where they fit), or all where the tree reached the
+    // sorted depth (it may need more)
     const int deepest = static_cast<int>(z.levels) - 1;
-    sort_levels_ = deepest >= built_levels_ ? tree::kMaxLevel
-                                            : std::min(tree::kMaxLevel, deepest + kLevelMargin);
+    sort_levels_ = deepest >= built_levels_
+                       ? tree::kMaxLevel
+                       : tree::sorted_levels(deepest, kLevelMargin, kRadixBits,
+                                             tree::index_bits(this->store().size()));
     if (z.overflow || z.nodes + z.nodes / 4 > cap_) {
       cap_ = std::max<std::size_t>(2 * cap_, z.nodes + z.nodes / 2);
       kept_ = false;  // the node arrays grow: the next evaluation builds
@@ -436,7 +367,8 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   std::size_t peers_nodes_ = 0;
   bool pushed_ = false;
   // levels whose key digits the next sort orders, and those the last build's sort ordered
-  static constexpr int kLevelMargin = 3;
+  static constexpr int kLevelMargin = 2;
+  static constexpr int kRadixBits = 8;  // CUB's onesweep digits (sm_90)
   int sort_levels_ = tree::kMaxLevel, built_levels_ = tree::kMaxLevel;
   int resident_build_ = 0;  // blocks of the build kernel that stay resident at once
   // the last build as the host last read it (read_meta())
@@ -454,41 +386,6 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   std::vector<Timing> evs_;
   std::size_t pending_ = 0;
 };
-
-// bounding cube, keys, sort, and the bodies gathered in key order
-template <typename T>
-void BarnesHutBackend<T>::sort_bodies() {
-  DeviceStore<T>& st = this->store();
-  const std::size_t n = st.size();
-  const Context& ctx = st.context();
-  const int ni = static_cast<int>(n);
-  box_parts_.reserve(kBoxBlocks);
-  cube_.reserve(1);
-  keys_in_.reserve(n);
-  keys_.reserve(n);
-  index_in_.reserve(n);
-  perm_.reserve(n);
-  const int parts = static_cast<int>(std::min<std::size_t>(kBoxBlocks, (n + kBlock - 1) / kBlock));
-  launch(ctx, "bh_box", box_partial_kernel<T>, LaunchShape{std::size_t(parts) * kBlock, kBlock},
-         st.positions(), ni, box_parts_.get());
-  launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box_parts_.get(), parts,
-         cube_.get());
-  launch(ctx, "bh_keys", keys_kernel<T>, LaunchShape{n, kBlock}, st.positions(), ni, cube_.get(),
-         keys_in_.get(), index_in_.get());
-  // stable radix sort of the key digits of levels 1..sort_levels_: equal ones keep index order
-  built_levels_ = sort_levels_;
-  const int begin_bit = tree::digit_shift(built_levels_), end_bit = 3 * tree::kMaxLevel;
-  std::size_t bytes = 0;
-  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in_.get(), keys_.get(),
-                                                   index_in_.get(), perm_.get(), ni, begin_bit,
-                                                   end_bit, ctx.stream));
-  temp_.reserve(bytes);
-  bytes = temp_.size();
-  NBODY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.get(), bytes, keys_in_.get(), keys_.get(),
-                                                   index_in_.get(), perm_.get(), ni, begin_bit,
-                                                   end_bit, ctx.stream));
-  st.permute(perm_.get());
-}
 
 // tree, groups and moments: one cooperative kernel (bh_build.cuh), nothing read back; on several
 // GPUs (forest) the tree of this GPU's slice, at node rank x cap_. `refit`: the last build's
@@ -731,6 +628,7 @@ void BarnesHutBackend<T>::traverse(T G, T eps2, int group, bool quad, int block,
 }
 
 #include "sim/cuda/bh_download_tree.cuh"  // NOLINT(build/include): part of this file
+#include "sim/cuda/bh_sort.cuh"           // NOLINT(build/include): part of this file
 
 // backend factory of one precision
 template <typename T>

@@ -18,9 +18,9 @@ struct BarnesHutTree {
   std::vector<std::uint64_t> prefix;                    ///< Morton key prefix of the node
   std::vector<std::uint32_t> level_start;  ///< first node of each level, then the node count
   std::vector<double> mass, comx, comy, comz, rcrit2;  ///< moments (in the kernel's precision)
-  std::vector<std::uint64_t>
-      keys;                ///< Morton keys of the bodies, sorted on levels 1..sorted_levels
-  int sorted_levels = 21;  ///< the deepest level (its leaves may hold more than a leaf)
+  /// Morton keys of the bodies: the digits of levels 1..sorted_levels (sorted), 0 below them
+  std::vector<std::uint64_t> keys;
+  int sorted_levels = 21;            ///< the deepest level (its leaves may hold more than a leaf)
   std::vector<std::uint32_t> order;  ///< stored body k is the user's body order[k]
   std::vector<std::uint32_t> group_begin, group_count;  ///< the traversal's groups of bodies
   /// each group's interactions (its bodies x its cells and bodies; one GPU)

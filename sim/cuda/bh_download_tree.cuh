@@ -44,6 +44,10 @@ bool BarnesHutBackend<T>::download_tree(BarnesHutTree& out) const {
   }
   out.keys.resize(n);
   keys_.download(out.keys.data(), n, s);
+  // below the sorted digits the sort may have carried each body's index (sort_bodies())
+  const u64 digits = ~((u64(1) << tree::digit_shift(built_levels_)) - 1);
+  for (u64& k : out.keys)
+    k &= digits;
   out.order.resize(n);
   if (st.ordered())
     st.order().download(out.order.data(), n, s);

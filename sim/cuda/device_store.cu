@@ -155,16 +155,16 @@ __global__ void __launch_bounds__(1024)
   dom[2] = acc[k];
 }
 
-// stored body k becomes old body perm[k]: gathers positions, velocities and the order
-template <typename T>
+// stored body k becomes old body perm[k] & mask: gathers positions, velocities and the order
+template <typename T, typename I>
 __global__ void __launch_bounds__(1024)
     permute_kernel(const Vec4<T>* __restrict__ pos, const Vec4<T>* __restrict__ vel,
-                   const std::uint32_t* __restrict__ order, const std::uint32_t* __restrict__ perm,
+                   const std::uint32_t* __restrict__ order, const I* __restrict__ perm, I mask,
                    int n, bool ordered, Vec4<T>* __restrict__ pos_out,
                    Vec4<T>* __restrict__ vel_out, std::uint32_t* __restrict__ order_out) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
-  const std::uint32_t j = perm[k];
+  const auto j = static_cast<std::uint32_t>(perm[k] & mask);
   pos_out[k] = pos[j];
   vel_out[k] = vel[j];
   order_out[k] = ordered ? order[j] : j;
@@ -338,6 +338,17 @@ DeviceStore<T>::DeviceStore(const KernelInfo& info, std::unique_ptr<DeviceForceK
 
 template <typename T>
 void DeviceStore<T>::permute(const std::uint32_t* perm) {
+  permute_masked(perm, ~std::uint32_t(0));
+}
+
+template <typename T>
+void DeviceStore<T>::permute(const std::uint64_t* packed, std::uint64_t mask) {
+  permute_masked(packed, mask);
+}
+
+template <typename T>
+template <typename I>
+void DeviceStore<T>::permute_masked(const I* perm, I mask) {
   if (n_ == 0) return;
   scratch_.reserve(n_);
   order_scratch_.reserve(n_);
@@ -346,8 +357,8 @@ void DeviceStore<T>::permute(const std::uint32_t* perm) {
   // accelerations are pinned
   if (pinned_acc_) vel_scratch_.reserve(n_);
   DeviceBuffer<V4>& vel_out = pinned_acc_ ? vel_scratch_ : acc_;
-  launch(ctx_, "permute", permute_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
-         order_.get(), perm, static_cast<int>(n_), ordered_, scratch_.get(), vel_out.get(),
+  launch(ctx_, "permute", permute_kernel<T, I>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
+         order_.get(), perm, mask, static_cast<int>(n_), ordered_, scratch_.get(), vel_out.get(),
          order_scratch_.get());
   std::swap(pos_, scratch_);
   std::swap(vel_, vel_out);

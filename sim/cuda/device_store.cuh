@@ -141,6 +141,8 @@ class DeviceStore final : public ForceBackend {
   /// Reorders positions, velocities and the user's order on the stream so that stored body k
   /// becomes old body perm[k] (a device array of size() indices); from then on ordered().
   void permute(const std::uint32_t* perm);
+  /// The same with the indices in the low bits of 64-bit words: old body packed[k] & mask.
+  void permute(const std::uint64_t* packed, std::uint64_t mask);
   /// From now on the accelerations stay in one buffer while the bodies do not change (permute()
   /// otherwise lends it to the velocities): other GPUs may then write into it (Slicing::mirrors).
   /// Costs one more array of N.
@@ -181,6 +183,9 @@ class DeviceStore final : public ForceBackend {
                           std::vector<double>& az) const;
 
  private:
+  template <typename I>
+  void permute_masked(const I* perm, I mask);
+
   Slicing* slicing_ = nullptr;
 
   const KernelInfo& info_;

@@ -74,6 +74,27 @@ NBODY_HD_INLINE int digit_shift(int level) {
   return 3 * (kMaxLevel - level);
 }
 
+/// Bits that hold every index below n (0 for n <= 1).
+constexpr int index_bits(std::uint64_t n) {
+  int b = 0;
+  while (b < 64 && (std::uint64_t(1) << b) < n)
+    ++b;
+  return b;
+}
+
+/// Levels whose key digits a least-significant-digit radix sort in passes of `radix_bits` bits
+/// orders for a tree whose deepest level was `deepest`: `margin` levels more (room for the next
+/// tree to deepen), rounded up to what its passes sort anyway (a pass costs the same however few
+/// bits it takes), at most 21, and where they fit leaving `low_bits` bits below the sorted digits
+/// (for an index carried in the key: index_bits(n)).
+constexpr int sorted_levels(int deepest, int margin, int radix_bits, int low_bits) {
+  const int want = deepest + margin < kMaxLevel ? deepest + margin : kMaxLevel;
+  const int passes = (3 * want + radix_bits - 1) / radix_bits;
+  const int filled = passes * radix_bits / 3 < kMaxLevel ? passes * radix_bits / 3 : kMaxLevel;
+  const int room = (3 * kMaxLevel - low_bits) / 3;  // levels that leave low_bits below them
+  return want <= room && room < filled ? room : filled;
+}
+
 /// The octant (0..7) of `key` at `level` (1..21).
 NBODY_HD_INLINE int octant(std::uint64_t key, int level) {
   return static_cast<int>((key >> digit_shift(level)) & 7);

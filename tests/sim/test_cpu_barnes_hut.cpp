@@ -332,6 +332,35 @@ TEST(CpuBarnesHutTree, SortedInputGivesTheIdentity) {
     ASSERT_EQ(again.permutation()[k], k);
 }
 
+// The GPU sort's depth (tree_math.hpp): the tree's depth and a margin, filled up to the radix
+// sort's passes, leaving the indices' bits free where the wanted levels leave them
+TEST(CpuBarnesHutTree, SortedLevelsFillThePassesAndLeaveTheIndexBits) {
+  EXPECT_EQ(tree::index_bits(0), 0);
+  EXPECT_EQ(tree::index_bits(1), 0);
+  EXPECT_EQ(tree::index_bits(2), 1);
+  EXPECT_EQ(tree::index_bits(257), 9);
+  EXPECT_EQ(tree::index_bits(std::uint64_t(1) << 23), 23);
+  EXPECT_EQ(tree::index_bits((std::uint64_t(1) << 23) + 1), 24);
+  // a uniform cube of 8.4M in leaves of 16: deepest level 8 -> 10 levels, 30 bits, 4 passes
+  EXPECT_EQ(tree::sorted_levels(8, 2, 8, 23), 10);
+  EXPECT_EQ(tree::sorted_levels(7, 2, 8, 23), 10);  // 27 bits take 4 passes: 32 bits sort 10
+  // 33 bits take 5 passes (40 bits: 13 levels), and 13 levels leave 24 bits for 16.8M indices
+  EXPECT_EQ(tree::sorted_levels(9, 2, 8, 24), 13);
+  EXPECT_EQ(tree::sorted_levels(9, 2, 8, 25), 12);  // 32M bodies: the room below decides
+  // deeper than the indices allow: the passes decide (the indices then sort as values)
+  EXPECT_EQ(tree::sorted_levels(15, 2, 8, 23), 18);
+  EXPECT_EQ(tree::sorted_levels(19, 2, 8, 23), 21);
+  EXPECT_EQ(tree::sorted_levels(20, 3, 8, 0), 21);
+  for (int deepest = 0; deepest <= 20; ++deepest)
+    for (int low : {0, 10, 23, 30}) {
+      const int l = tree::sorted_levels(deepest, 2, 8, low);
+      EXPECT_GE(l, std::min(deepest + 2, tree::kMaxLevel));
+      EXPECT_LE(l, tree::kMaxLevel);
+      // never more passes than the wanted depth needs
+      EXPECT_EQ((3 * l + 7) / 8, (3 * std::min(deepest + 2, tree::kMaxLevel) + 7) / 8);
+    }
+}
+
 // ---- the kernel ----
 
 TEST(CpuBarnesHut, TableRow) {
