@@ -1,6 +1,7 @@
 // barnes-hut: O(N log N) gravity on the GPU with the tree design of sim/tree/tree_math.hpp.
 //
-// Each force evaluation: bounding cube (two-stage min/max reduction) -> 63-bit Morton keys ->
+// Each force evaluation: bounding cube (two-stage min/max reduction, the first stage done by the
+// store's last drift where one ran since the last evaluation) -> 63-bit Morton keys ->
 // CUB radix sort of the keys on the digits of the levels the tree needs (the last build's depth +
 // 2, filled up to CUB's passes; all 21 at first and whenever a build reached that depth: fewer
 // passes, fatter leaves at worst), the bodies' indices carried in the bits below those digits
@@ -40,6 +41,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/cuda/barnes_hut.hpp"
+#include "sim/cuda/box.cuh"
 #include "sim/cuda/device_store.cuh"
 #include "sim/cuda/kernel_rows.hpp"
 #include "sim/tree/tree_math.hpp"
@@ -52,7 +54,6 @@ using u64 = std::uint64_t;
 using ull = unsigned long long;
 
 constexpr int kBlock = 256;      // threads per block of the simple per-item kernels
-constexpr int kBoxBlocks = 264;  // partial boxes of the bounding-box reduction (2 per SM)
 constexpr u32 kQueueCap = 8192;  // nodes per warp in the traversal queue (a power of two)
 constexpr unsigned kFull = 0xffffffffu;
 constexpr unsigned long long kFarWork = 12;  // a far cell's work, in body pulls (bh_traversal.cuh)
@@ -61,11 +62,6 @@ constexpr unsigned long long kFarWork = 12;  // a far cell's work, in body pulls
 // galaxy collision 8.4M, theta 1, alpha 0.003: 16 doubles the median error, 64 adds 19-28 % for
 // 22-28 % less time, 256 3-5 % for 9-17 %; docs/PERFORMANCE.md)
 constexpr double kFarRelative = 64;
-
-// min/max corner of a set of points
-struct Box {
-  double lo[3], hi[3];
-};
 
 // ---------------------------------------------------------------- tree build
 
@@ -276,6 +272,9 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     }
     return z.overflow != 0;
   }
+
+  // the sort's bounding cube starts from the box that the store's drift left (bh_sort.cuh)
+  bool wants_box() const override { return true; }
 
   // several GPUs: a refit keeps the slices its trees were built for (the wrapper's cuts)
   bool keeps_cuts(const SimParams& p) override {

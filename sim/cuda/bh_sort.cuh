@@ -5,62 +5,29 @@
 
 // ---------------------------------------------------------------- bounding cube and keys
 
-// reduce min/max over the warp, then over the block; thread 0 gets the result
-__device__ void block_box(double (&lo)[3], double (&hi)[3]) {
-  __shared__ double s[6][kBlock / 32];
-  for (int a = 0; a < 3; ++a)
-    for (int o = 16; o > 0; o >>= 1) {
-      lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
-      hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
-    }
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  if (lane == 0)
-    for (int a = 0; a < 3; ++a) {
-      s[a][w] = lo[a];
-      s[3 + a][w] = hi[a];
-    }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (int k = 1; k < kBlock / 32; ++k)
-      for (int a = 0; a < 3; ++a) {
-        lo[a] = fmin(lo[a], s[a][k]);
-        hi[a] = fmax(hi[a], s[3 + a][k]);
-      }
-}
-
-// stage 1: one box per block over a grid-stride slice of the bodies
+// stage 1: one box per block over a grid-stride slice of the bodies (sim/cuda/box.cuh; the
+// integration's last drift may have done it already: DeviceStore::fresh_box)
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
     box_partial_kernel(const Vec4<T>* __restrict__ pos, int n, Box* __restrict__ partial) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    const Vec4<T> p = pos[i];
-    const double x[3] = {double(p.x), double(p.y), double(p.z)};
-    for (int a = 0; a < 3; ++a) {
-      lo[a] = fmin(lo[a], x[a]);
-      hi[a] = fmax(hi[a], x[a]);
-    }
-  }
-  block_box(lo, hi);
-  if (threadIdx.x == 0)
-    for (int a = 0; a < 3; ++a) {
-      partial[blockIdx.x].lo[a] = lo[a];
-      partial[blockIdx.x].hi[a] = hi[a];
-    }
+  double lo[3], hi[3];
+  empty_box(lo, hi);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    grow_box(lo, hi, pos[i]);
+  write_block_box<kBlock>(lo, hi, partial);
 }
 
 // stage 2: one block joins the partial boxes into the enclosing cube
 __global__ void __launch_bounds__(kBlock)
     box_final_kernel(const Box* __restrict__ partial, int parts, tree::Cube* cube) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
+  double lo[3], hi[3];
+  empty_box(lo, hi);
   for (int k = threadIdx.x; k < parts; k += blockDim.x)
     for (int a = 0; a < 3; ++a) {
       lo[a] = fmin(lo[a], partial[k].lo[a]);
       hi[a] = fmax(hi[a], partial[k].hi[a]);
     }
-  block_box(lo, hi);
+  block_box<kBlock>(lo, hi);
   if (threadIdx.x == 0) *cube = tree::enclosing_cube(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
 }
 
@@ -89,18 +56,22 @@ void BarnesHutBackend<T>::sort_bodies() {
   const std::size_t n = st.size();
   const Context& ctx = st.context();
   const int ni = static_cast<int>(n);
-  box_parts_.reserve(kBoxBlocks);
+  box_parts_.reserve(kBoxParts);
   cube_.reserve(1);
   keys_in_.reserve(n);
   keys_.reserve(n);
   // kept for full sorts (no allocation inside a step: a peer may spin in a collective meanwhile)
   index_in_.reserve(n);
   perm_.reserve(n);
-  const int parts = static_cast<int>(std::min<std::size_t>(kBoxBlocks, (n + kBlock - 1) / kBlock));
-  launch(ctx, "bh_box", box_partial_kernel<T>, LaunchShape{std::size_t(parts) * kBlock, kBlock},
-         st.positions(), ni, box_parts_.get());
-  launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box_parts_.get(), parts,
-         cube_.get());
+  int parts = 0;
+  const Box* box = st.fresh_box(parts);
+  if (!box) {
+    parts = static_cast<int>(std::min<std::size_t>(kBoxParts, (n + kBlock - 1) / kBlock));
+    launch(ctx, "bh_box", box_partial_kernel<T>, LaunchShape{std::size_t(parts) * kBlock, kBlock},
+           st.positions(), ni, box_parts_.get());
+    box = box_parts_.get();
+  }
+  launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box, parts, cube_.get());
   // stable radix sort of the key digits of levels 1..sort_levels_: equal ones keep index order.
   // Where the indices fit below those digits they ride in the keys (a sort of keys alone moves 8
   // bytes a body a pass instead of 12; the same order, bitwise)

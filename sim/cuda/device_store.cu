@@ -46,6 +46,8 @@ int current_device() {
 
 namespace {
 
+constexpr int kBlock = 256;
+
 // adds to `a` the 1PN acceleration of body (p, v) relative to the dominant body (dom[0]
 // position and mass, dom[1] velocity, dom[2] acceleration), both velocities taken half-way
 // through the kick; the dominant body itself (r = 0) gets none
@@ -78,37 +80,47 @@ __device__ __forceinline__ void kick_drift_body(Vec4<T>& p, Vec4<T>& v, const Ve
 
 // kick velocities by `kick` and drift positions by `drift` (one body per thread); with `dom`
 // the kick includes the 1PN term
+// (grid-stride; with `box`, each block also writes the bounding box of the positions it drifted
+// into box[blockIdx.x]: sim/cuda/box.cuh, for a force kernel that wants it)
 template <typename T>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(kBlock)
     kick_drift_kernel(Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
                       const Vec4<T>* __restrict__ acc, int n, T kick, T drift,
-                      const Vec4<T>* __restrict__ dom, T G, T inv_c2) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  Vec4<T> p = pos[i], v = vel[i];
-  Vec4<T> a = acc[i];
-  if (dom) add_post_newtonian(p, v, a, dom, kick, G, inv_c2);
-  kick_drift_body(p, v, a, kick, drift);
-  pos[i] = p;
-  vel[i] = v;
+                      const Vec4<T>* __restrict__ dom, T G, T inv_c2, Box* __restrict__ box) {
+  double lo[3], hi[3];
+  empty_box(lo, hi);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    Vec4<T> p = pos[i], v = vel[i];
+    Vec4<T> a = acc[i];
+    if (dom) add_post_newtonian(p, v, a, dom, kick, G, inv_c2);
+    kick_drift_body(p, v, a, kick, drift);
+    pos[i] = p;
+    vel[i] = v;
+    if (box) grow_box(lo, hi, p);
+  }
+  if (box) write_block_box<kBlock>(lo, hi, box);
 }
 
 // kick_drift_kernel twice (without the 1PN term) in one pass over the bodies: the same
 // operations in the same order, so the same bits (drift1 is a parameter, usually 0, so that
 // its fma is kept as the separate pass has it), for 80 bytes a body instead of 160
 template <typename T>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(kBlock)
     kick_drift_twice_kernel(Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ vel,
                             const Vec4<T>* __restrict__ acc, int n, T kick1, T drift1, T kick2,
-                            T drift2) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  Vec4<T> p = pos[i], v = vel[i];
-  const Vec4<T> a = acc[i];
-  kick_drift_body(p, v, a, kick1, drift1);
-  kick_drift_body(p, v, a, kick2, drift2);
-  pos[i] = p;
-  vel[i] = v;
+                            T drift2, Box* __restrict__ box) {
+  double lo[3], hi[3];
+  empty_box(lo, hi);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    Vec4<T> p = pos[i], v = vel[i];
+    const Vec4<T> a = acc[i];
+    kick_drift_body(p, v, a, kick1, drift1);
+    kick_drift_body(p, v, a, kick2, drift2);
+    pos[i] = p;
+    vel[i] = v;
+    if (box) grow_box(lo, hi, p);
+  }
+  if (box) write_block_box<kBlock>(lo, hi, box);
 }
 
 // last half kick of a step() call (none when acc is null); also writes the interop output when
@@ -321,8 +333,6 @@ __global__ void __launch_bounds__(kFieldBlock)
   }
 }
 
-constexpr int kBlock = 256;
-
 }  // namespace
 
 template <typename T>
@@ -369,6 +379,7 @@ void DeviceStore<T>::permute_masked(const I* perm, I mask) {
 template <typename T>
 void DeviceStore<T>::set_bodies(const Bodies& b) {
   kernel_->check_size(b.size());
+  box_fresh_ = false;
   n_ = b.size();
   if (n_ > static_cast<std::size_t>(1) << 30) fail(info_.name, ": N = ", n_, " is too large");
   // sources first: the heaviest body, the other massive ones, then the massless
@@ -445,6 +456,7 @@ void DeviceStore<T>::run_forces(const SimParams& p) {
            {},
            {}};
   kernel_->forces(p, T(p.G), T(p.softening * p.softening), work_);
+  box_fresh_ = false;  // the next forces() take the box from a drift again, or make it
   // the rigid halos' field, after every kernel's own forces (sim/forces/external_field.hpp)
   if (!halos_.empty()) external_field(p);
 }
@@ -521,11 +533,22 @@ const typename DeviceStore<T>::V4* DeviceStore<T>::snapshot_dominant(const SimPa
 }
 
 template <typename T>
+LaunchShape DeviceStore<T>::drift_shape() {
+  box_fresh_ = kernel_->wants_box();
+  if (!box_fresh_) return LaunchShape{n_, kBlock};
+  box_parts_.reserve(kBoxParts);
+  box_count_ = static_cast<int>(std::min<std::size_t>(kBoxParts, (n_ + kBlock - 1) / kBlock));
+  return LaunchShape{static_cast<std::size_t>(box_count_) * kBlock, kBlock};
+}
+
+template <typename T>
 void DeviceStore<T>::kick_drift(const SimParams& p, double kick, double drift) {
   const V4* dom = snapshot_dominant(p);
   const T inv_c2 = p.post_newtonian ? T(1.0 / (p.speed_of_light * p.speed_of_light)) : T(0);
-  launch(ctx_, "kick_drift", kick_drift_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
-         acc_.get(), static_cast<int>(n_), T(kick * p.dt), T(drift * p.dt), dom, T(p.G), inv_c2);
+  const LaunchShape shape = drift_shape();
+  launch(ctx_, "kick_drift", kick_drift_kernel<T>, shape, pos_.get(), vel_.get(), acc_.get(),
+         static_cast<int>(n_), T(kick * p.dt), T(drift * p.dt), dom, T(p.G), inv_c2,
+         box_fresh_ ? box_parts_.get() : nullptr);
 }
 
 template <typename T>
@@ -537,9 +560,10 @@ void DeviceStore<T>::kick_drift_twice(const SimParams& p, double kick1, double d
     kick_drift(p, kick2, drift2);
     return;
   }
-  launch(ctx_, "kick_drift_twice", kick_drift_twice_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
-         vel_.get(), acc_.get(), static_cast<int>(n_), T(kick1 * p.dt), T(drift1 * p.dt),
-         T(kick2 * p.dt), T(drift2 * p.dt));
+  const LaunchShape shape = drift_shape();
+  launch(ctx_, "kick_drift_twice", kick_drift_twice_kernel<T>, shape, pos_.get(), vel_.get(),
+         acc_.get(), static_cast<int>(n_), T(kick1 * p.dt), T(drift1 * p.dt), T(kick2 * p.dt),
+         T(drift2 * p.dt), box_fresh_ ? box_parts_.get() : nullptr);
 }
 
 template <typename T>

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/core/backend.hpp"
+#include "sim/cuda/box.cuh"
 #include "sim/cuda/common.cuh"
 #include "sim/cuda/device_buffer.cuh"
 
@@ -60,6 +61,9 @@ class DeviceForceKernel {
   /// Several GPUs: whether the next forces(p) works on the slices of the last one (a tree
   /// refitted, not built again): the wrapper then keeps its cuts.
   virtual bool keeps_cuts(const SimParams& p) { return false; }
+  /// Whether forces() uses the bounding box of the positions: the store's drifts then leave it
+  /// on the way (store().fresh_box()), which saves the kernel a pass over the bodies.
+  virtual bool wants_box() const { return false; }
 
   const KernelInfo& row() const { return row_; }
   DeviceStore<T>& store() const { return *store_; }
@@ -136,6 +140,12 @@ class DeviceStore final : public ForceBackend {
   const Context& context() const { return ctx_; }
   V4* positions() const { return pos_.get(); }
   V4* accelerations() const { return acc_.get(); }
+  /// The partial boxes (`parts` of them) of the positions as they are now, where the last drift
+  /// computed them since the last force evaluation (the kernel wants_box()); else null.
+  const Box* fresh_box(int& parts) const {
+    parts = box_fresh_ ? box_count_ : 0;
+    return box_fresh_ ? box_parts_.get() : nullptr;
+  }
   /// Bodies with m > 0: stored first, so sources are [0, n_sources()).
   std::size_t n_sources() const { return n_sources_; }
   /// Reorders positions, velocities and the user's order on the stream so that stored body k
@@ -185,6 +195,9 @@ class DeviceStore final : public ForceBackend {
  private:
   template <typename I>
   void permute_masked(const I* perm, I mask);
+  /// The launch of a drift: one thread a body, or (the kernel wants_box()) the blocks of the
+  /// partial boxes, which it then marks fresh.
+  LaunchShape drift_shape();
 
   Slicing* slicing_ = nullptr;
 
@@ -195,6 +208,11 @@ class DeviceStore final : public ForceBackend {
   std::size_t n_ = 0;
   std::size_t n_sources_ = 0;  ///< bodies with m > 0, stored first
   DeviceBuffer<V4> pos_, vel_, acc_;
+  /// The bounding box of pos_ in box_count_ parts, left by the last drift since the last
+  /// forces() when box_fresh_ (cleared by forces() and by new bodies)
+  DeviceBuffer<Box> box_parts_;
+  int box_count_ = 0;
+  bool box_fresh_ = false;
   /// When ordered_: stored body k is the user's body order_[k]; the interop output and
   /// get_bodies() scatter through it so that users see their own order.
   DeviceBuffer<std::uint32_t> order_;

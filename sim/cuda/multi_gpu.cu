@@ -190,6 +190,7 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     return inner_->tree_cells(max_level, out);
   }
   bool balance_by_work() const override { return inner_->balance_by_work(); }
+  bool wants_box() const override { return inner_->wants_box(); }
 
   void bodies_changed(const Bodies& b) override {
     costs_ready_ = false;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -314,6 +315,53 @@ TEST(BarnesHutDegenerate, ClusterFinerThanTheKeys) {
         check_tree(*bh, b.size(), 16, 1e-5, 32);
       }
   }
+}
+
+// The sort's cube comes from the box that the step's drift left (DeviceStore::fresh_box): the
+// enclosing cube of the drifted positions exactly, and every stored body's key is its position's,
+// also for a body that flies far out of the last cube within one drift
+TEST(BarnesHutSort, TheCubeEnclosesTheDriftedBodies) {
+  NBODY_REQUIRE_GPU();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (Precision pr : {Precision::Float, Precision::Double})
+    for (std::size_t n : {1u, 31u, 1001u}) {
+      std::mt19937_64 rng(n);
+      std::uniform_real_distribution<double> u(-1, 1);
+      Bodies b;
+      for (std::size_t i = 0; i < n; ++i)
+        b.add(u(rng), u(rng), u(rng), 0, 0, 0, 1.0 / double(n));
+      b.vx[0] = 3000;  // 3 units a step
+      b.vy[0] = -1000;
+      SimParams p = bh_params(Config{pr, 0.5, 16, 32, true}, 0.01);
+      p.dt = 1e-3;
+      auto bh = make_backend(p);
+      bh->set_bodies(b);
+      for (int steps : {1, 3}) {
+        bh->step(p, steps);
+        cuda::BarnesHutTree t;
+        ASSERT_TRUE(cuda::download_barnes_hut_tree(*bh, t));
+        const Bodies h = held_bodies(*bh);
+        double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
+        for (std::size_t i = 0; i < n; ++i) {
+          const double x[3] = {h.x[i], h.y[i], h.z[i]};
+          for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], x[a]);
+            hi[a] = std::max(hi[a], x[a]);
+          }
+        }
+        const tree::Cube c = tree::enclosing_cube(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+        EXPECT_EQ(t.x0, c.x0) << "n " << n << " steps " << steps;
+        EXPECT_EQ(t.y0, c.y0);
+        EXPECT_EQ(t.z0, c.z0);
+        EXPECT_EQ(t.side, c.side);
+        const int shift = tree::digit_shift(t.sorted_levels);
+        for (std::size_t k = 0; k < n; ++k) {
+          const std::size_t i = t.order.empty() ? k : t.order[k];
+          ASSERT_EQ(tree::morton_key(h.x[i], h.y[i], h.z[i], c) >> shift, t.keys[k] >> shift)
+              << "n " << n << " body " << i;
+        }
+      }
+    }
 }
 
 // The sort orders the key digits down to the last tree's depth + 3 only. A cluster that shrinks
