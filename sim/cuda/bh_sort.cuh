@@ -49,6 +49,56 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+// After a sort of the digits above `low`: each run of bodies whose sorted digits are equal
+// (their input order, the last evaluation's, kept by the stable sort) is put in the order of their
+// whole keys, then of the user's indices, as a sort of every digit would put them. So the order,
+// and the tree and forces, are a function of the bodies alone, whatever depth the last tree let
+// this sort stop at (a rewind that restores the bodies replays bitwise). One thread a run, an
+// insertion sort; runs are short (bodies that share a cell below the tree's depth), and a run
+// longer than kTieRun (bodies piled on one point) keeps its order.
+constexpr u32 kTieRun = 1024;
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    tie_order_kernel(u64* __restrict__ keys, u32* __restrict__ perm, int n, u64 low,
+                     const Vec4<T>* __restrict__ pos, const tree::Cube* __restrict__ cube,
+                     const u32* __restrict__ order) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const u64 digits = keys[k] & ~low;
+  if ((k > 0 && (keys[k - 1] & ~low) == digits) || k + 1 >= n || (keys[k + 1] & ~low) != digits)
+    return;  // not the first of a run of two or more
+  u32 end = k + 2;
+  while (end < u32(n) && end - k < kTieRun && (keys[end] & ~low) == digits)
+    ++end;
+  if (end < u32(n) && (keys[end] & ~low) == digits) return;  // too long: left as it is
+  // the stored body of sorted position j, and what orders it: its whole key, its user index
+  const auto body = [&](u32 j) { return perm ? perm[j] : static_cast<u32>(keys[j] & low); };
+  const auto whole = [&](u32 i) {
+    if (perm) return u64(0);  // keys[] holds the whole key then (compared below)
+    const Vec4<T> p = pos[i];
+    return tree::morton_key(double(p.x), double(p.y), double(p.z), *cube);
+  };
+  const auto before = [&](u64 ka, u32 a, u64 kb, u32 b) {
+    if (ka != kb) return ka < kb;
+    return (order ? order[a] : a) < (order ? order[b] : b);
+  };
+  for (u32 j = k + 1; j < end; ++j) {
+    const u64 word = keys[j];
+    const u32 i = body(j), pi = perm ? perm[j] : 0;
+    const u64 w = perm ? word : whole(i);
+    u32 m = j;
+    while (m > u32(k)) {
+      const u32 h = body(m - 1);
+      if (!before(w, i, perm ? keys[m - 1] : whole(h), h)) break;
+      keys[m] = keys[m - 1];
+      if (perm) perm[m] = perm[m - 1];
+      --m;
+    }
+    keys[m] = word;
+    if (perm) perm[m] = pi;
+  }
+}
+
 // bounding cube, keys, sort, and the bodies gathered in key order
 template <typename T>
 void BarnesHutBackend<T>::sort_bodies() {
@@ -72,7 +122,7 @@ void BarnesHutBackend<T>::sort_bodies() {
     box = box_parts_.get();
   }
   launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box, parts, cube_.get());
-  // stable radix sort of the key digits of levels 1..sort_levels_: equal ones keep index order.
+  // stable radix sort of the key digits of levels 1..sort_levels_ (equal ones: tie_order_kernel).
   // Where the indices fit below those digits they ride in the keys (a sort of keys alone moves 8
   // bytes a body a pass instead of 12; the same order, bitwise)
   built_levels_ = sort_levels_;
@@ -95,6 +145,9 @@ void BarnesHutBackend<T>::sort_bodies() {
   temp_.reserve(bytes);
   bytes = temp_.size();
   sort(temp_.get(), bytes);
+  launch(ctx, "bh_ties", tie_order_kernel<T>, LaunchShape{n, kBlock}, keys_.get(),
+         packed ? nullptr : perm_.get(), ni, low, st.positions(), cube_.get(),
+         st.ordered() ? st.order().get() : nullptr);
   if (packed)
     st.permute(keys_.get(), low);
   else
