@@ -71,31 +71,27 @@ __global__ void __launch_bounds__(kBlock)
   while (end < u32(n) && end - k < kTieRun && (keys[end] & ~low) == digits)
     ++end;
   if (end < u32(n) && (keys[end] & ~low) == digits) return;  // too long: left as it is
-  // the stored body of sorted position j, and what orders it: its whole key, its user index
+  // sorted position j: its stored body, and what orders it: its whole key (kept in keys[] when
+  // the indices sort as values, else computed again from the body), then its user index
   const auto body = [&](u32 j) { return perm ? perm[j] : static_cast<u32>(keys[j] & low); };
-  const auto whole = [&](u32 i) {
-    if (perm) return u64(0);  // keys[] holds the whole key then (compared below)
-    const Vec4<T> p = pos[i];
+  const auto whole = [&](u32 j) {
+    if (perm) return keys[j];
+    const Vec4<T> p = pos[body(j)];
     return tree::morton_key(double(p.x), double(p.y), double(p.z), *cube);
   };
-  const auto before = [&](u64 ka, u32 a, u64 kb, u32 b) {
-    if (ka != kb) return ka < kb;
-    return (order ? order[a] : a) < (order ? order[b] : b);
-  };
+  const auto user = [&](u32 i) { return order ? order[i] : i; };
   for (u32 j = k + 1; j < end; ++j) {
-    const u64 word = keys[j];
-    const u32 i = body(j), pi = perm ? perm[j] : 0;
-    const u64 w = perm ? word : whole(i);
+    const u64 word = keys[j], w = whole(j);
+    const u32 i = body(j), u = user(i);
     u32 m = j;
-    while (m > u32(k)) {
-      const u32 h = body(m - 1);
-      if (!before(w, i, perm ? keys[m - 1] : whole(h), h)) break;
+    for (; m > u32(k); --m) {
+      const u64 before = whole(m - 1);
+      if (before < w || (before == w && user(body(m - 1)) < u)) break;
       keys[m] = keys[m - 1];
       if (perm) perm[m] = perm[m - 1];
-      --m;
     }
     keys[m] = word;
-    if (perm) perm[m] = pi;
+    if (perm) perm[m] = i;
   }
 }
 
