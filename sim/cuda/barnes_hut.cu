@@ -150,6 +150,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     if (this->store().parts() < 2) return;
     groups_.reserve(std::max<std::size_t>(this->store().size(), 1));
     block_sum_.reserve(static_cast<std::size_t>(resident_build()));
+    slice_box_.reserve(6 * kMaxPushed);
   }
 
   bool tree_cells(int max_level, std::vector<TreeCell>& out) override {
@@ -224,8 +225,10 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
     }
     ev[4].record(s);
     far2_ = cfg.local_theta * cfg.local_theta;
+    // several GPUs: the final pass also fills this GPU's row of the work bins (the next cuts)
+    bins_ = forest ? cost_row() : CostBins{nullptr, 0, 0, 0};
     traverse(G, eps2, group, cfg.quadrupole, cfg.block_size, r);
-    if (forest) count_costs();
+    bins_.row = nullptr;
     ev[3].record(s);
     work.interactions = 0;  // counted on the device, added by collect()
   }
@@ -339,7 +342,7 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   void launch_traversal(T G, T eps2, int block, const Relative<T>& rel);
   // local_theta^2 of the main pass (0: no far cells; the relative opening's first pass has none)
   double far2_ = 0;
-  void count_costs();
+  CostBins cost_row();
 
   DeviceBuffer<Box> box_parts_;
   DeviceBuffer<tree::Cube> cube_;
@@ -362,6 +365,8 @@ class BarnesHutBackend final : public DeviceForceKernel<T> {
   // they move: the same evaluation on every GPU, which all size them alike), and whether the
   // last build wrote its nodes into the others' (then nothing is broadcast after it)
   DeviceBuffer<PeerTree<T>> peers_;
+  DeviceBuffer<double> slice_box_;   // every GPU's slice as a box (BuildArgs::slice_box)
+  CostBins bins_{nullptr, 0, 0, 0};  // the final pass's work bins (cost_row())
   PeerTree<T> mine_{};
   std::size_t peers_nodes_ = 0;
   bool pushed_ = false;
@@ -443,7 +448,10 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool 
                  nullptr,
                  trees_,
                  static_cast<u32>(forest ? st.rank() : 0),
-                 refit};
+                 refit,
+                 false,
+                 {},
+                 nullptr};
   // several GPUs that reach each other's memory: each writes its nodes into every GPU's arrays
   pushed_ = forest && writes_mirrors();
   if (pushed_) {
@@ -467,6 +475,15 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool 
     if (!same(mine, mine_))
       fail("Barnes-Hut on several GPUs: the node arrays moved without their size changing");
     a.peers = peers_.get();
+    // a build with the geometric opening alone sends each GPU only what its walks can reach
+    const std::vector<std::size_t>& cuts = st.slicing().cuts;
+    a.essential = !refit && !rel && theta > 0 && trees_ <= kMaxPushed && cuts.size() == trees_ + 1;
+    if (a.essential) {
+      slice_box_.reserve(6 * kMaxPushed);  // (bodies_changed() did)
+      a.slice_box = slice_box_.get();
+      for (std::size_t r = 0; r <= trees_; ++r)
+        a.cut[r] = static_cast<u32>(cuts[r]);
+    }
   }
   void* args[] = {&a};
   void* kernel =
@@ -536,21 +553,15 @@ void BarnesHutBackend<T>::read_meta() const {
   ngroups_ = meta_host_.ngroups;
 }
 
-// this GPU's row of the work bins (see DeviceStore::cost_bins())
+// this GPU's row of the work bins (see DeviceStore::cost_bins()), zeroed for the final pass of
+// the traversal to fill (CostBins)
 template <typename T>
-void BarnesHutBackend<T>::count_costs() {
+CostBins BarnesHutBackend<T>::cost_row() {
   DeviceStore<T>& st = this->store();
-  const Context& ctx = st.context();
   const int bins = DeviceStore<T>::kCostBins;
   ull* row = st.cost_bins() + static_cast<std::size_t>(st.rank()) * bins;
-  NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, ctx.stream));
-  if (st.count() == 0) return;
-  // this build's group count, read on the device (at most one group a body; a grid-stride loop)
-  const std::size_t threads = std::min<std::size_t>(
-      st.count(), std::size_t(kBlock) * 4 * device_properties().multiProcessorCount);
-  launch(ctx, "bh_cost_bins", cost_bins_kernel, LaunchShape{threads, kBlock}, groups_.get(),
-         group_work_.get(), &meta_.get()->ngroups, static_cast<u32>(st.first()),
-         static_cast<u32>(st.count()), bins, row);
+  NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, st.context().stream));
+  return {row, static_cast<u32>(st.first()), static_cast<u32>(st.count()), bins};
 }
 
 template <typename T>
@@ -592,7 +603,8 @@ void BarnesHutBackend<T>::launch_traversal(T G, T eps2, int block, const Relativ
   launch(ctx, "bh_traverse", kernel, LaunchShape{std::size_t(blocks) * block, block, 1, 1, smem},
          st.positions(), st.accelerations(), tv, groups_.get(), queues_.get(), qcap, counter_.get(),
          group_work_.get(), work_acc_.get(), &meta_.get()->ngroups, eps2, G, rel,
-         static_cast<T>(Far ? far2_ : 0.0), mir);
+         static_cast<T>(Far ? far2_ : 0.0), mir,
+         rel.pre > T(0) ? CostBins{nullptr, 0, 0, 0} : bins_);
 }
 
 template <typename T>

@@ -42,15 +42,3 @@ __device__ u32 for_each_group(const Nodes& t, u32 node, u32 root, u32 gs, F&& f)
   if (run) f(run_begin, run), ++g;
   return g;
 }
-
-// the work of this part's groups into kBins bins of equal body count over its slice
-__global__ void __launch_bounds__(kBlock)
-    cost_bins_kernel(const uint2* __restrict__ groups, const ull* __restrict__ work,
-                     const u32* __restrict__ ngroups, u32 first, u32 count, int bins,
-                     ull* __restrict__ out) {
-  const u32 n = *ngroups;
-  for (u32 g = blockIdx.x * blockDim.x + threadIdx.x; g < n; g += gridDim.x * blockDim.x) {
-    const u64 b = (static_cast<u64>(groups[g].x - first) * bins) / max(count, 1u);
-    atomicAdd(&out[min(b, static_cast<u64>(bins - 1))], work[g]);
-  }
-}

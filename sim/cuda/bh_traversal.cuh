@@ -49,6 +49,22 @@ struct Mirrors {
   int n;
 };
 
+// Several GPUs: this GPU's row of the work bins (DeviceStore::cost_bins()), which the final pass
+// fills as it goes: each group's work into the bin of its first body (bins of equal body count
+// over the slice [first, first + count)), one global add a group spread over the walk. Null row:
+// none (one GPU, the relative opening's first pass).
+struct CostBins {
+  ull* row;
+  u32 first, count;
+  int bins;
+  // the work of the group whose first body is i0 (one lane)
+  __device__ __forceinline__ void add(u32 i0, ull wk) const {
+    if (!row) return;
+    const u64 b = static_cast<u64>(i0 - first) * bins / max(count, 1u);
+    atomicAdd(&row[min(b, static_cast<u64>(bins - 1))], wk);
+  }
+};
+
 __device__ __forceinline__ u32 lanemask_lt() {
   u32 m;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
@@ -322,7 +338,8 @@ __device__ __forceinline__ void traverse_groups(
     const Vec4<T>* __restrict__ pos, Vec4<T>* __restrict__ acc, TreeView<T> tv,
     const uint2* __restrict__ group_list, u32* __restrict__ queues, u32 qcap,
     u32* __restrict__ counter, ull* __restrict__ work, ull* __restrict__ work_acc,
-    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel, T far2, const Mirrors<T>& mir) {
+    const u32* __restrict__ ngroups, T eps2, T G, Relative<T> rel, T far2, const Mirrors<T>& mir,
+    const CostBins& bins) {
   static_assert(!Far || Quad, "far cells expand with their quadrupoles");
   const bool pre = rel.pre > T(0);
   const int groups = static_cast<int>(*ngroups);
@@ -460,7 +477,8 @@ __device__ __forceinline__ void traverse_groups(
       // a far cell's expansion costs a warp about what 12 of its bodies' pulls do
       const ull wk = static_cast<ull>(gn) * (cells + bodies) + kFarWork * fars;
       work[grp] = wk;
-      atomicAdd(work_acc, wk);  // integers: the sum does not depend on the order
+      atomicAdd(work_acc, wk);  // integers: the sums do not depend on the order
+      bins.add(static_cast<u32>(i0), wk);
     }
   }
 }
@@ -482,10 +500,10 @@ __global__ void __maxnreg__(Far ? 96 : 72)
                           u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                           ull* __restrict__ work, ull* __restrict__ work_acc,
                           const u32* __restrict__ ngroups, float eps2, float G, Relative<float> rel,
-                          float far2, Mirrors<float> mir) {
+                          float far2, Mirrors<float> mir, CostBins bins) {
   traverse_groups<float, PER, SPLIT, Quad, Guard, Far>(pos, acc, tv, group_list, queues, qcap,
                                                        counter, work, work_acc, ngroups, eps2, G,
-                                                       rel, far2, mir);
+                                                       rel, far2, mir, bins);
 }
 template <int PER, int SPLIT, bool Quad, bool Guard, bool Far>
 __global__ void __launch_bounds__(512)
@@ -494,10 +512,10 @@ __global__ void __launch_bounds__(512)
                            u32* __restrict__ queues, u32 qcap, u32* __restrict__ counter,
                            ull* __restrict__ work, ull* __restrict__ work_acc,
                            const u32* __restrict__ ngroups, double eps2, double G,
-                           Relative<double> rel, double far2, Mirrors<double> mir) {
+                           Relative<double> rel, double far2, Mirrors<double> mir, CostBins bins) {
   traverse_groups<double, PER, SPLIT, Quad, Guard, Far>(pos, acc, tv, group_list, queues, qcap,
                                                         counter, work, work_acc, ngroups, eps2, G,
-                                                        rel, far2, mir);
+                                                        rel, far2, mir, bins);
 }
 
 // the kernel for precision T

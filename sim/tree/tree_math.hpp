@@ -116,6 +116,64 @@ NBODY_HD_INLINE std::uint64_t compact_bits(std::uint64_t v) {
   return v;
 }
 
+/// Grows the inclusive level-21 cell box [lo, hi] (per axis) by the cell at `level` (1..21) that
+/// holds `key`.
+NBODY_HD_INLINE void grow_by_cell(std::uint64_t key, int level, std::uint64_t lo[3],
+                                  std::uint64_t hi[3]) {
+  const int s = digit_shift(level);
+  const std::uint64_t first = key >> s << s;
+  const std::uint64_t ext = (std::uint64_t(1) << (kMaxLevel - level)) - 1;
+  const std::uint64_t c[3] = {compact_bits(first >> 2), compact_bits(first >> 1),
+                              compact_bits(first)};
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+    hi[d] = c[d] + ext > hi[d] ? c[d] + ext : hi[d];
+  }
+}
+
+/// The level-21 cells (per axis, inclusive [lo, hi]) that hold every key in [a, b] (a <= b, keys
+/// of 63 bits): the bounding box of the largest aligned cells that cover the range, so the
+/// bodies of a slice of the key order lie in it. From the first level where a and b differ, the
+/// octants between theirs whole, then down each side the octants after a's (before b's) digit,
+/// until a starts (b ends) a cell.
+NBODY_HD_INLINE void key_range_cells(std::uint64_t a, std::uint64_t b, std::uint64_t lo[3],
+                                     std::uint64_t hi[3]) {
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = kKeyCells - 1;
+    hi[d] = 0;
+  }
+  if (a == b) {
+    grow_by_cell(a, kMaxLevel, lo, hi);
+    return;
+  }
+  int h = 62;
+  while (!(((a ^ b) >> h) & 1))
+    --h;
+  const int l = kMaxLevel - h / 3;  // the first level whose digits differ (1..21)
+  const std::uint64_t common = a >> digit_shift(l - 1) << digit_shift(l - 1);
+  for (int o = octant(a, l) + 1; o < octant(b, l); ++o)
+    grow_by_cell(child_prefix(common, l - 1, o), l, lo, hi);
+  // a's cell at level m - 1 from a to its end; b's from its start to b
+  for (int m = l + 1;; ++m) {
+    const std::uint64_t below = (std::uint64_t(1) << digit_shift(m - 1)) - 1;
+    if ((a & below) == 0) {
+      grow_by_cell(a, m - 1, lo, hi);
+      break;
+    }
+    for (int o = octant(a, m) + 1; o < 8; ++o)
+      grow_by_cell(child_prefix(a & ~below, m - 1, o), m, lo, hi);
+  }
+  for (int m = l + 1;; ++m) {
+    const std::uint64_t below = (std::uint64_t(1) << digit_shift(m - 1)) - 1;
+    if ((b & below) == below) {
+      grow_by_cell(b, m - 1, lo, hi);
+      break;
+    }
+    for (int o = 0; o < octant(b, m); ++o)
+      grow_by_cell(child_prefix(b & ~below, m - 1, o), m, lo, hi);
+  }
+}
+
 /// Geometric centre and side of the node with key prefix `prefix` at `level`.
 NBODY_HD_INLINE void cell_geometry(std::uint64_t prefix, int level, const Cube& c, double& cx,
                                    double& cy, double& cz, double& side) {

@@ -361,6 +361,65 @@ TEST(CpuBarnesHutTree, SortedLevelsFillThePassesAndLeaveTheIndexBits) {
     }
 }
 
+// the cells of a slice of the key order (what a GPU's build uses to send another GPU only the
+// nodes its walks can reach): exactly the bounding box of the range's level-21 cells where it
+// can be enumerated, and holding the ends and sampled keys of any range
+TEST(CpuBarnesHutTree, KeyRangeCellsHoldTheRangeAndNoMore) {
+  using u64 = std::uint64_t;
+  const auto decode = [](u64 k, u64 c[3]) {
+    c[0] = tree::compact_bits(k >> 2), c[1] = tree::compact_bits(k >> 1),
+    c[2] = tree::compact_bits(k);
+  };
+  std::mt19937_64 rng(7);
+  const u64 top = (u64(1) << 63) - 1;
+  // octants 0-3 of the root: the lower half in x (x is each digit's top bit), all of y and z
+  u64 lo[3], hi[3];
+  tree::key_range_cells(0, (u64(4) << 60) - 1, lo, hi);
+  EXPECT_EQ(lo[0], 0u);
+  EXPECT_EQ(hi[0], tree::kKeyCells / 2 - 1);
+  EXPECT_EQ(hi[1], tree::kKeyCells - 1);
+  EXPECT_EQ(hi[2], tree::kKeyCells - 1);
+  tree::key_range_cells(0, top, lo, hi);
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(lo[d], 0u);
+    EXPECT_EQ(hi[d], tree::kKeyCells - 1);
+  }
+  for (int trial = 0; trial < 300; ++trial) {
+    // short ranges, often starting or ending on cell boundaries: enumerated
+    u64 a = rng() & top;
+    if (trial % 3 == 0) a &= ~u64(0xfff);
+    u64 len = rng() % (trial % 2 ? 5000 : 40);
+    if (trial % 5 == 0) len = (u64(1) << (3 * (1 + trial % 4))) - 1;
+    const u64 b = std::min(top, a + len);
+    u64 want_lo[3] = {tree::kKeyCells, tree::kKeyCells, tree::kKeyCells}, want_hi[3] = {0, 0, 0};
+    for (u64 k = a;; ++k) {
+      u64 c[3];
+      decode(k, c);
+      for (int d = 0; d < 3; ++d)
+        want_lo[d] = std::min(want_lo[d], c[d]), want_hi[d] = std::max(want_hi[d], c[d]);
+      if (k == b) break;
+    }
+    tree::key_range_cells(a, b, lo, hi);
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(lo[d], want_lo[d]) << "a " << a << " b " << b << " axis " << d;
+      EXPECT_EQ(hi[d], want_hi[d]) << "a " << a << " b " << b << " axis " << d;
+    }
+    // any range: its ends and sampled keys inside
+    u64 x = rng() & top, y = rng() >> (1 + rng() % 40);
+    if (x > y) std::swap(x, y);
+    tree::key_range_cells(x, y, lo, hi);
+    for (int s = 0; s < 200; ++s) {
+      const u64 k = s == 0 ? x : s == 1 ? y : x + rng() % (y - x + 1);
+      u64 c[3];
+      decode(k, c);
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_LE(lo[d], c[d]);
+        EXPECT_GE(hi[d], c[d]);
+      }
+    }
+  }
+}
+
 // ---- the kernel ----
 
 TEST(CpuBarnesHut, TableRow) {

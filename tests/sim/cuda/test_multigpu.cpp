@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -239,8 +240,9 @@ TEST(MultiGpu, BarnesHutForestOnAwkwardN) {
 // One process writes each GPU's slice of the accelerations straight into the other GPUs' (peer
 // writes from the traversal, when every pair of GPUs has peer access); NBODY_PEER_WRITES=0 sends
 // them through NCCL instead. Both must step the bodies bitwise alike: float and double, the
-// relative opening's first pass, far cells, and N whose cuts fall inside cells; on two GPUs
-// and on all of them (each writes into several others where there are more than two).
+// relative opening's first pass, far cells, N whose cuts fall inside cells, and uniform cubes
+// (where each build sends the others only the nodes near their slices); on two GPUs and on all
+// of them (each writes into several others where there are more than two).
 TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
   NBODY_REQUIRE_GPUS(2);
   // (the peer writes: each traversal's accelerations and each build's nodes; the NCCL path
@@ -251,13 +253,16 @@ TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
     double alpha, local_theta;
     int gpus;
     bool pairs = false;  // every body with a twin 1e-9 away: chains of nodes overflow the room
+    bool cube = false;   // uniform in a cube: each build sends only the nodes near the cuts
   };
   const int all = cuda_device_count();
   for (const Case c :
        {Case{40000, Precision::Float, 0.0, 0.0, 2}, Case{4099, Precision::Float, 0.003, 0.0, 2},
         Case{30011, Precision::Float, 0.0, 0.4, 2}, Case{2053, Precision::Double, 0.0, 0.0, 2},
         Case{40009, Precision::Float, 0.0, 0.0, all},
-        Case{6007, Precision::Double, 0.0, 0.0, 2, true}}) {
+        Case{6007, Precision::Double, 0.0, 0.0, 2, true},
+        Case{65537, Precision::Float, 0.0, 0.0, 2, false, true},
+        Case{20011, Precision::Double, 0.0, 0.0, all, false, true}}) {
     SimParams p = params_of("barnes-hut", c.pr, c.gpus);
     p.tunables["alpha"] = c.alpha;
     if (c.alpha > 0) p.tunables["theta"] = 1.0;
@@ -266,6 +271,15 @@ TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
     sp.n = c.pairs ? c.n / 2 : c.n;
     sp.seed = 5 + static_cast<unsigned>(c.n);
     Bodies b = make_scene("plummer", sp).bodies;
+    if (c.cube) {
+      std::mt19937_64 rng(sp.seed);
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      b = Bodies();
+      for (std::size_t i = 0; i < c.n; ++i) {
+        const double x = u(rng), y = u(rng), z = u(rng);
+        b.add(x, y, z, 0.3 * u(rng), 0.3 * u(rng), 0.3 * u(rng), 1.0 / double(c.n));
+      }
+    }
     // twins: each pair's cell splits down to the deepest level (~16 single-child nodes a pair),
     // so the first trees outgrow their room, the room grows and the node arrays move: every GPU
     // must learn the others' new arrays before writing into them
