@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -270,16 +269,7 @@ TEST(MultiGpu, BarnesHutPeerWritesAsTheExchange) {
     SceneParams sp;
     sp.n = c.pairs ? c.n / 2 : c.n;
     sp.seed = 5 + static_cast<unsigned>(c.n);
-    Bodies b = make_scene("plummer", sp).bodies;
-    if (c.cube) {
-      std::mt19937_64 rng(sp.seed);
-      std::uniform_real_distribution<double> u(-1.0, 1.0);
-      b = Bodies();
-      for (std::size_t i = 0; i < c.n; ++i) {
-        const double x = u(rng), y = u(rng), z = u(rng);
-        b.add(x, y, z, 0.3 * u(rng), 0.3 * u(rng), 0.3 * u(rng), 1.0 / double(c.n));
-      }
-    }
+    Bodies b = c.cube ? random_bodies(c.n, sp.seed) : make_scene("plummer", sp).bodies;
     // twins: each pair's cell splits down to the deepest level (~16 single-child nodes a pair),
     // so the first trees outgrow their room, the room grows and the node arrays move: every GPU
     // must learn the others' new arrays before writing into them
