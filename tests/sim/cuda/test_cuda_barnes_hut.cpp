@@ -364,10 +364,10 @@ TEST(BarnesHutSort, TheCubeEnclosesTheDriftedBodies) {
     }
 }
 
-// The sort orders the key digits down to the last tree's depth + 3 only. A cluster that shrinks
-// below that depth within one step ends in a fat leaf at the sorted depth: the forces stay the
-// direct sum at theta = 0 (checked through the step's closing kick, in double), and the next
-// sort takes every digit again.
+// The sort orders the key digits down to the last tree's depth + 2 only (filled up to its radix
+// passes: tree::sorted_levels). A cluster that shrinks below that depth within one step ends in a
+// fat leaf at the sorted depth: the forces stay the direct sum at theta = 0 (checked through the
+// step's closing kick, in double), and the next sort takes every digit again.
 TEST(BarnesHutDegenerate, ClusterCollapsingBelowTheSortedDepth) {
   NBODY_REQUIRE_GPU();
   const double dt = 1e-3, eps = 0.01;
