@@ -20,6 +20,7 @@
 #include "sim/cuda/box.cuh"
 #include "sim/cuda/common.cuh"
 #include "sim/cuda/device_buffer.cuh"
+#include "sim/tree/tree_math.hpp"
 
 namespace nbody::cuda {
 
@@ -151,8 +152,11 @@ class DeviceStore final : public ForceBackend {
   /// Reorders positions, velocities and the user's order on the stream so that stored body k
   /// becomes old body perm[k] (a device array of size() indices); from then on ordered().
   void permute(const std::uint32_t* perm);
-  /// The same with the indices in the low bits of 64-bit words: old body packed[k] & mask.
-  void permute(const std::uint64_t* packed, std::uint64_t mask);
+  /// The same with the indices in the low bits of sorted 64-bit words: old body packed[k] & low.
+  /// Where `cube` is given, a run of bodies whose words are equal above `low` (up to max_run of
+  /// them) takes the order of their whole Morton keys in *cube, then of their user indices.
+  void permute(const std::uint64_t* packed, std::uint64_t low, const tree::Cube* cube,
+               std::uint32_t max_run);
   /// From now on the accelerations stay in one buffer while the bodies do not change (permute()
   /// otherwise lends it to the velocities): other GPUs may then write into it (Slicing::mirrors).
   /// Costs one more array of N.
@@ -194,7 +198,8 @@ class DeviceStore final : public ForceBackend {
 
  private:
   template <typename I>
-  void permute_masked(const I* perm, I mask);
+  void permute_masked(const I* perm, I mask, const tree::Cube* ties = nullptr,
+                      std::uint32_t max_run = 0);
   /// The launch of a drift: one thread a body, or (the kernel wants_box()) the blocks of the
   /// partial boxes, which it then marks fresh.
   LaunchShape drift_shape();

@@ -7,6 +7,7 @@
 // for one size, NBODY_BH_BENCH_SCENE=uniform|plummer for one scene, NBODY_BH_BENCH_FINAL=1 for
 // the defaults only, with a galaxy collision as third scene).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -360,6 +361,70 @@ TEST(BarnesHutSort, TheCubeEnclosesTheDriftedBodies) {
           ASSERT_EQ(tree::morton_key(h.x[i], h.y[i], h.z[i], c) >> shift, t.keys[k] >> shift)
               << "n " << n << " body " << i;
         }
+      }
+    }
+}
+
+// Bodies that share a cell of the sorted depth (the stable sort leaves them in their last order)
+// take the order of their whole keys, then of the user's indices, as the first sort (of every
+// digit) put them: the second evaluation, which sorts the digits down to the tree's depth + 2 with
+// the indices in the keys (DeviceStore::permute orders the ties), stores the bodies in the same
+// order. Runs of three: a body, a copy of it (equal keys: the user's indices decide) and one a
+// hair away, in shuffled user order, for N = 3, 33, 9003 and 120027.
+TEST(BarnesHutSort, BodiesInOneCellTakeTheOrderOfTheirWholeKeys) {
+  NBODY_REQUIRE_GPU();
+  for (Precision pr : {Precision::Float, Precision::Double})
+    for (std::size_t m : {1u, 11u, 3001u, 40009u}) {
+      std::mt19937_64 rng(m);
+      std::uniform_real_distribution<double> u(-1, 1), hair(0, 1e-4);
+      std::vector<std::array<double, 3>> x;
+      for (std::size_t i = 0; i < m; ++i) {
+        const std::array<double, 3> q{u(rng), u(rng), u(rng)};
+        x.push_back(q);
+        x.push_back(q);
+        x.push_back({q[0] + hair(rng), q[1] + hair(rng), q[2] + hair(rng)});
+      }
+      std::shuffle(x.begin(), x.end(), rng);
+      const std::size_t n = x.size();
+      Bodies b;
+      for (const auto& q : x)
+        b.add(q[0], q[1], q[2], 0, 0, 0, 1.0 / double(n));
+      SimParams p = bh_params(Config{pr, 0.5, 8, 32, true});
+      p.tunables["rebuild"] = 1;
+      auto bh = make_backend(p);
+      bh->set_bodies(b);
+      std::vector<std::uint32_t> first;
+      for (int eval : {0, 1}) {
+        SCOPED_TRACE(std::string(precision_name(pr)) + " N = " + std::to_string(n) +
+                     " evaluation " + std::to_string(eval));
+        accelerations(*bh, p);
+        cuda::BarnesHutTree t;
+        ASSERT_TRUE(cuda::download_barnes_hut_tree(*bh, t));
+        ASSERT_EQ(t.order.size(), n);
+        if (eval == 0) {
+          EXPECT_EQ(t.sorted_levels, tree::kMaxLevel);
+        } else {
+          ASSERT_LT(t.sorted_levels, tree::kMaxLevel) << "the second sort stops above level 21";
+          ASSERT_LE(tree::index_bits(n), tree::digit_shift(t.sorted_levels));
+        }
+        const Bodies h = held_bodies(*bh);
+        const tree::Cube c{t.x0, t.y0, t.z0, t.side};
+        std::size_t tied = 0;
+        for (std::size_t k = 1; k < n; ++k) {
+          if (t.keys[k - 1] != t.keys[k]) continue;  // the sorted digits differ
+          ++tied;
+          const std::uint32_t i0 = t.order[k - 1], i1 = t.order[k];
+          const std::uint64_t w0 = tree::morton_key(h.x[i0], h.y[i0], h.z[i0], c);
+          const std::uint64_t w1 = tree::morton_key(h.x[i1], h.y[i1], h.z[i1], c);
+          ASSERT_TRUE(w0 < w1 || (w0 == w1 && i0 < i1))
+              << "stored " << k - 1 << " (user " << i0 << ", key " << w0 << ") before " << k
+              << " (user " << i1 << ", key " << w1 << ")";
+        }
+        EXPECT_GE(tied, m);  // at least the copies
+        if (eval == 0)
+          first = t.order;
+        else
+          EXPECT_EQ(t.order, first);
       }
     }
 }
