@@ -469,7 +469,7 @@ void BarnesHutBackend<T>::build(u32 leaf, u32 gs, double theta, bool bmax, bool 
       mine_ = mine;
       NBODY_CUDA_CHECK(cudaMemcpyAsync(peers_.get() + st.rank(), &mine_, sizeof(PeerTree<T>),
                                        cudaMemcpyHostToDevice, ctx.stream));
-      st.slicing().all_gather(peers_.get(), sizeof(PeerTree<T>));
+      st.slicing().all_gather(peers_.get() + st.rank(), peers_.get(), sizeof(PeerTree<T>));
       peers_nodes_ = all;
     }
     if (!same(mine, mine_))
@@ -505,9 +505,7 @@ void BarnesHutBackend<T>::share_trees(bool rel, bool pushed) {
   const std::size_t parts = trees_, rank = static_cast<std::size_t>(st.rank());
   // BuildMeta starts with nodes, levels, overflow, ngroups
   gathered_.reserve(4 * parts);
-  NBODY_CUDA_CHECK(cudaMemcpyAsync(gathered_.get() + 4 * rank, meta_.get(), 4 * sizeof(u32),
-                                   cudaMemcpyDeviceToDevice, ctx.stream));
-  sl.all_gather(gathered_.get(), 4 * sizeof(u32));
+  sl.all_gather(meta_.get(), gathered_.get(), 4 * sizeof(u32));
   // pushed: nothing to wait for on the host (collect() reads the sizes; the traversal and the
   // work bins read this build's group count on the device)
   if (pushed) return;
@@ -553,14 +551,13 @@ void BarnesHutBackend<T>::read_meta() const {
   ngroups_ = meta_host_.ngroups;
 }
 
-// this GPU's row of the work bins (see DeviceStore::cost_bins()), zeroed for the final pass of
-// the traversal to fill (CostBins)
+// this GPU's row of the work bins (see DeviceStore::cost_bins(); zero until this evaluation's
+// final pass of the traversal adds to it: CostBins)
 template <typename T>
 CostBins BarnesHutBackend<T>::cost_row() {
   DeviceStore<T>& st = this->store();
   const int bins = DeviceStore<T>::kCostBins;
   ull* row = st.cost_bins() + static_cast<std::size_t>(st.rank()) * bins;
-  NBODY_CUDA_CHECK(cudaMemsetAsync(row, 0, sizeof(ull) * bins, st.context().stream));
   return {row, static_cast<u32>(st.first()), static_cast<u32>(st.count()), bins};
 }
 

@@ -145,6 +145,11 @@ class Event {
   void wait() const {
     if (ev_) NBODY_CUDA_CHECK(cudaEventSynchronize(ev_));
   }
+  /// Makes the work queued on `stream` from now on wait for the work recorded before this event
+  /// (on the device; nothing recorded: no wait).
+  void enqueue_wait(cudaStream_t stream) const {
+    if (ev_) NBODY_CUDA_CHECK(cudaStreamWaitEvent(stream, ev_, 0));
+  }
 
  private:
   cudaEvent_t ev_ = nullptr;

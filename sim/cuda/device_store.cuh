@@ -91,18 +91,19 @@ struct Slicing {
   /// bodies of its slice.
   std::vector<std::size_t> cuts;
   /// Device array of parts x kCostBins work counts: bins of equal body count over each rank's
-  /// slice of the last force evaluation (each rank fills its own row; the exchange the rest).
+  /// slice of the last force evaluation (each rank adds into its own row, which is zero when
+  /// forces() is called; the exchange fills the rest).
   unsigned long long* cost_bins = nullptr;
   /// Collectives over the ranks for a kernel that shares data inside forces() (a tree kernel
   /// shares each GPU's tree), on the store's stream; every rank calls them in the same order
-  /// with the same sizes. all_gather: `bytes` at recv + rank * bytes of every rank into recv of
-  /// every rank. share: for each array and each rank r, the elements [first[r], first[r] +
-  /// count[r]) (of `size` bytes each) from rank r to every rank.
+  /// with the same sizes. all_gather: `bytes` at `send` (may be recv + rank * bytes) of every
+  /// rank r into recv + r * bytes of every rank. share: for each array and each rank r, the
+  /// elements [first[r], first[r] + count[r]) (of `size` bytes each) from rank r to every rank.
   struct Shared {
     void* data;
     std::size_t size;
   };
-  std::function<void(void* recv, std::size_t bytes)> all_gather;
+  std::function<void(const void* send, void* recv, std::size_t bytes)> all_gather;
   /// The other ranks' acceleration arrays (the same stored order as this rank's), writable from
   /// this GPU through peer access (several GPUs of one process whose every pair has it; empty
   /// otherwise). A kernel that writes its slice's accelerations into each of them as well

@@ -172,13 +172,22 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     cost_.resize(bins);
     NBODY_CUDA_CHECK(cudaMemset(cost_.get(), 0, bins * sizeof(ull)));
     cost_host_.resize(bins);
+    side_ = Stream::create();
     slicing_.cost_bins = cost_.get();
-    slicing_.all_gather = [this](void* recv, std::size_t bytes) { all_gather(recv, bytes); };
+    slicing_.all_gather = [this](const void* send, void* recv, std::size_t bytes) {
+      all_gather(send, recv, bytes);
+    };
     slicing_.share = [this](const std::vector<Slicing::Shared>& arrays,
                             const std::vector<std::size_t>& first,
                             const std::vector<std::size_t>& count) { share(arrays, first, count); };
     hashes_.resize(world);
   }
+
+  ~MultiGpuKernel() override {
+    if (side_.get()) NBODY_CUDA_LOG(cudaStreamSynchronize(side_.get()));  // the bins' copy
+  }
+  MultiGpuKernel(const MultiGpuKernel&) = delete;
+  MultiGpuKernel& operator=(const MultiGpuKernel&) = delete;
 
   Slicing& slicing() { return slicing_; }
   /// The other ranks' acceleration arrays for a kernel that writes into them (see Slicing).
@@ -206,6 +215,8 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
     // then this rank's
     if (!inner_->keeps_cuts(p)) plan_cuts();
     costs_ready_ = false;
+    // this rank's row of the bins zeroed after the last exchange's copy (side stream)
+    cost_copied_.enqueue_wait(st.context().stream);
     work.interactions = static_cast<double>(st.count()) * static_cast<double>(st.n_sources());
     inner_->forces(p, G, eps2, work);
     exchange(p);
@@ -327,21 +338,27 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
       throw;
     }
     NBODY_NCCL_CHECK(ncclGroupEnd());
-    ex_[pending_++][1].record(stream);
+    Event& exchanged = ex_[pending_++][1];
+    exchanged.record(stream);
     costs_ready_ = inner_->balance_by_work();
     if (costs_ready_) {
+      // off the step's stream (its next kernels need not wait for the copies): the bins to the
+      // host, then this rank's row zeroed for the next evaluation, which waits for that
+      const cudaStream_t side = side_.get();
+      exchanged.enqueue_wait(side);
       NBODY_CUDA_CHECK(cudaMemcpyAsync(cost_host_.get(), cost_.get(),
                                        cost_host_.size() * sizeof(ull), cudaMemcpyDeviceToHost,
-                                       stream));
-      cost_copied_.record(stream);
+                                       side));
+      NBODY_CUDA_CHECK(cudaMemsetAsync(cost_.get() + slicing_.rank * Slicing::kCostBins, 0,
+                                       Slicing::kCostBins * sizeof(ull), side));
+      cost_copied_.record(side);
     }
   }
 
   // the collectives of Slicing (see there), on the store's stream
-  void all_gather(void* recv, std::size_t bytes) {
-    auto* base = static_cast<char*>(recv);
-    NBODY_NCCL_CHECK(ncclAllGather(base + bytes * slicing_.rank, base, bytes, ncclChar, comm_,
-                                   this->store().context().stream));
+  void all_gather(const void* send, void* recv, std::size_t bytes) {
+    NBODY_NCCL_CHECK(
+        ncclAllGather(send, recv, bytes, ncclChar, comm_, this->store().context().stream));
   }
   void share(const std::vector<Slicing::Shared>& arrays, const std::vector<std::size_t>& first,
              const std::vector<std::size_t>& count) {
@@ -384,7 +401,8 @@ class MultiGpuKernel final : public DeviceForceKernel<T> {
   DeviceBuffer<ull> cost_;
   bool costs_ready_ = false;     // every rank's cost bins of the last evaluation are in cost_
   PinnedBuffer<ull> cost_host_;  // and on their way to the host (done at cost_copied_)
-  Event cost_copied_;
+  Event cost_copied_;            // and this rank's row zeroed again, on side_
+  Stream side_;
   DeviceBuffer<ull> hashes_;  // each rank's parameters' hash of the last evaluation
   bool hashes_sent_ = false;
   std::vector<std::array<Event, 2>> ex_;  // the exchanges since the last collect()
