@@ -49,44 +49,14 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// After a sort of the digits above `low` with the indices beside the keys (they do not fit below
-// the digits): each run of bodies whose sorted digits are equal (their input order, the last
-// evaluation's, kept by the stable sort) is put in the order of their whole keys, then of the
-// user's indices, as a sort of every digit would put them. So the order, and the tree and forces,
-// are a function of the bodies alone, whatever depth the last tree let this sort stop at (a
-// rewind that restores the bodies replays bitwise). One thread a run, an insertion sort; runs are
-// short (bodies that share a cell below the tree's depth), and a run longer than kTieRun (bodies
-// piled on one point) keeps its order. With the indices in the keys, DeviceStore::permute orders
-// the runs as it gathers the bodies (the same order).
+// Bodies whose sorted digits are equal (a run: they share a cell below the tree's depth; the
+// stable sort kept their input order, the last evaluation's) are put in the order of their whole
+// keys, then of the user's indices, as a sort of every digit would put them, by
+// DeviceStore::permute as it gathers them. So the order, and the tree and forces, are a function
+// of the bodies alone, whatever depth the last tree let this sort stop at (a rewind that restores
+// the bodies replays bitwise). A run longer than kTieRun (bodies piled on one point) keeps its
+// order.
 constexpr u32 kTieRun = 1024;
-__global__ void __launch_bounds__(kBlock)
-    tie_order_kernel(u64* __restrict__ keys, u32* __restrict__ perm, int n, u64 low,
-                     const u32* __restrict__ order) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const u64 digits = keys[k] & ~low;
-  if ((k > 0 && (keys[k - 1] & ~low) == digits) || k + 1 >= n || (keys[k + 1] & ~low) != digits)
-    return;  // not the first of a run of two or more
-  u32 end = k + 2;
-  while (end < u32(n) && end - k < kTieRun && (keys[end] & ~low) == digits)
-    ++end;
-  if (end < u32(n) && (keys[end] & ~low) == digits) return;  // too long: left as it is
-  // sorted position j: its whole key (kept in keys[]), then its stored body's user index
-  const auto user = [&](u32 i) { return order ? order[i] : i; };
-  for (u32 j = k + 1; j < end; ++j) {
-    const u64 w = keys[j];
-    const u32 i = perm[j], u = user(i);
-    u32 m = j;
-    for (; m > u32(k); --m) {
-      const u64 before = keys[m - 1];
-      if (before < w || (before == w && user(perm[m - 1]) < u)) break;
-      keys[m] = keys[m - 1];
-      perm[m] = perm[m - 1];
-    }
-    keys[m] = w;
-    perm[m] = i;
-  }
-}
 
 // bounding cube, keys, sort, and the bodies gathered in key order
 template <typename T>
@@ -111,10 +81,9 @@ void BarnesHutBackend<T>::sort_bodies() {
     box = box_parts_.get();
   }
   launch(ctx, "bh_cube", box_final_kernel, LaunchShape{kBlock, kBlock}, box, parts, cube_.get());
-  // stable radix sort of the key digits of levels 1..sort_levels_ (equal ones: tie_order_kernel,
-  // or DeviceStore::permute as it gathers). Where the indices fit below those digits they ride in
-  // the keys (a sort of keys alone moves 8 bytes a body a pass instead of 12; the same order,
-  // bitwise)
+  // stable radix sort of the key digits of levels 1..sort_levels_ (equal ones: kTieRun). Where the
+  // indices fit below those digits they ride in the keys (a sort of keys alone moves 8 bytes a body
+  // a pass instead of 12; the same order, bitwise)
   built_levels_ = sort_levels_;
   const int begin_bit = tree::digit_shift(built_levels_), end_bit = 3 * tree::kMaxLevel;
   const bool packed = tree::index_bits(n) <= begin_bit;
@@ -135,11 +104,5 @@ void BarnesHutBackend<T>::sort_bodies() {
   temp_.reserve(bytes);
   bytes = temp_.size();
   sort(temp_.get(), bytes);
-  if (packed) {
-    st.permute(keys_.get(), low, cube_.get(), kTieRun);
-  } else {
-    launch(ctx, "bh_ties", tie_order_kernel, LaunchShape{n, kBlock}, keys_.get(), perm_.get(), ni,
-           low, st.ordered() ? st.order().get() : nullptr);
-    st.permute(perm_.get());
-  }
+  st.permute(keys_.get(), packed ? nullptr : perm_.get(), low, cube_.get(), kTieRun);
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include "sim/core/error.hpp"
 #include "sim/cuda/map_binning.hpp"
@@ -169,77 +168,71 @@ __global__ void __launch_bounds__(1024)
   dom[2] = acc[k];
 }
 
-// stored body k becomes old body perm[k] & mask: gathers positions, velocities and the order
-template <typename T, typename I>
-__global__ void __launch_bounds__(1024)
-    permute_kernel(const Vec4<T>* __restrict__ pos, const Vec4<T>* __restrict__ vel,
-                   const std::uint32_t* __restrict__ order, const I* __restrict__ perm, I mask,
-                   int n, bool ordered, Vec4<T>* __restrict__ pos_out,
-                   Vec4<T>* __restrict__ vel_out, std::uint32_t* __restrict__ order_out) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const auto j = static_cast<std::uint32_t>(perm[k] & mask);
-  pos_out[k] = pos[j];
-  vel_out[k] = vel[j];
-  order_out[k] = ordered ? order[j] : j;
-}
-
-// Where a run of stored bodies shares the words above `low` (a cell of the sorted depth; the
-// stable sort left them in their old order), the position that body k takes in the run, in the
-// order of the bodies' whole Morton keys in `cube`, then of their user indices (as a sort of every
-// digit would put them): the count of the run's bodies before it. A run longer than max_run
-// (bodies piled on one point) keeps its order. Each body of a run reads the run; runs are short.
+// Stored position k of the sorted words `keys` holds old body perm[k], or keys[k] & low where
+// perm is null (the indices ride in the keys). Where a run of them shares the bits above `low` (a
+// cell of the sorted depth; the stable sort left them in their old order): the position that
+// body k takes in the run, in the order of the bodies' whole Morton keys (keys[] with perm, else
+// from their positions in `cube`), then of their user indices, as a sort of every digit would put
+// them: the count of the run's bodies before it. A run longer than max_run (bodies piled on one
+// point) keeps its order. Each body of a run reads the run; runs are short.
 template <typename T>
 __device__ __noinline__ std::uint32_t tie_place(
-    std::uint32_t k, std::uint64_t digits, const std::uint64_t* __restrict__ packed,
-    std::uint64_t low, std::uint32_t n, std::uint32_t max_run, const Vec4<T>* __restrict__ pos,
-    const std::uint32_t* __restrict__ order, bool ordered, const tree::Cube& cube) {
+    std::uint32_t k, std::uint64_t digits, const std::uint64_t* __restrict__ keys,
+    const std::uint32_t* __restrict__ perm, std::uint64_t low, std::uint32_t n,
+    std::uint32_t max_run, const Vec4<T>* __restrict__ pos, const std::uint32_t* __restrict__ order,
+    bool ordered, const tree::Cube& cube) {
+  // a word max_run away with the same digits: the run is longer (keys are sorted; a pile of
+  // bodies on one point costs each of them two reads, not a walk)
+  if ((k >= max_run && (keys[k - max_run] & ~low) == digits) ||
+      (k + max_run < n && (keys[k + max_run] & ~low) == digits))
+    return k;
   std::uint32_t s = k, e = k + 1;
-  while (s > 0 && (packed[s - 1] & ~low) == digits) {
+  while (s > 0 && (keys[s - 1] & ~low) == digits) {
     --s;
     if (e - s > max_run) return k;
   }
-  while (e < n && (packed[e] & ~low) == digits) {
+  while (e < n && (keys[e] & ~low) == digits) {
     ++e;
     if (e - s > max_run) return k;
   }
-  const auto whole = [&](std::uint32_t i) {
-    const Vec4<T> p = pos[i];
+  const auto body = [&](std::uint32_t m) {
+    return perm ? perm[m] : static_cast<std::uint32_t>(keys[m] & low);
+  };
+  const auto whole = [&](std::uint32_t m) {
+    if (perm) return keys[m];
+    const Vec4<T> p = pos[body(m)];
     return tree::morton_key(double(p.x), double(p.y), double(p.z), cube);
   };
   const auto user = [&](std::uint32_t i) { return ordered ? order[i] : i; };
-  const auto i = static_cast<std::uint32_t>(packed[k] & low);
-  const std::uint64_t w = whole(i);
-  const std::uint32_t u = user(i);
+  const std::uint64_t w = whole(k);
+  const std::uint32_t u = user(body(k));
   std::uint32_t before = 0;
   for (std::uint32_t m = s; m < e; ++m) {
     if (m == k) continue;
-    const auto im = static_cast<std::uint32_t>(packed[m] & low);
-    const std::uint64_t wm = whole(im);
-    before += wm < w || (wm == w && user(im) < u);
+    const std::uint64_t wm = whole(m);
+    before += wm < w || (wm == w && user(body(m)) < u);
   }
   return s + before;
 }
 
-// permute_kernel for old bodies in the low bits of sorted words, with the runs of equal words
-// above them put in order (tie_place)
+// the bodies gathered in the order of the sorted words (see tie_place): positions, velocities
+// and the user's order
 template <typename T>
 __global__ void __launch_bounds__(1024)
-    permute_ties_kernel(const Vec4<T>* __restrict__ pos, const Vec4<T>* __restrict__ vel,
-                        const std::uint32_t* __restrict__ order,
-                        const std::uint64_t* __restrict__ packed, std::uint64_t low,
-                        const tree::Cube* __restrict__ cube, std::uint32_t max_run, int n,
-                        bool ordered, Vec4<T>* __restrict__ pos_out, Vec4<T>* __restrict__ vel_out,
-                        std::uint32_t* __restrict__ order_out) {
+    permute_kernel(const Vec4<T>* __restrict__ pos, const Vec4<T>* __restrict__ vel,
+                   const std::uint32_t* __restrict__ order, const std::uint64_t* __restrict__ keys,
+                   const std::uint32_t* __restrict__ perm, std::uint64_t low,
+                   const tree::Cube* __restrict__ cube, std::uint32_t max_run, int n, bool ordered,
+                   Vec4<T>* __restrict__ pos_out, Vec4<T>* __restrict__ vel_out,
+                   std::uint32_t* __restrict__ order_out) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
-  const std::uint64_t word = packed[k], digits = word & ~low;
-  const auto j = static_cast<std::uint32_t>(word & low);
+  const std::uint64_t word = keys[k], digits = word & ~low;
+  const auto j = perm ? perm[k] : static_cast<std::uint32_t>(word & low);
   std::uint32_t at = static_cast<std::uint32_t>(k);
-  if ((k > 0 && (packed[k - 1] & ~low) == digits) ||
-      (k + 1 < n && (packed[k + 1] & ~low) == digits))
-    at = tie_place<T>(at, digits, packed, low, static_cast<std::uint32_t>(n), max_run, pos, order,
-                      ordered, *cube);
+  if ((k > 0 && (keys[k - 1] & ~low) == digits) || (k + 1 < n && (keys[k + 1] & ~low) == digits))
+    at = tie_place<T>(at, digits, keys, perm, low, static_cast<std::uint32_t>(n), max_run, pos,
+                      order, ordered, *cube);
   pos_out[at] = pos[j];
   vel_out[at] = vel[j];
   order_out[at] = ordered ? order[j] : j;
@@ -410,20 +403,8 @@ DeviceStore<T>::DeviceStore(const KernelInfo& info, std::unique_ptr<DeviceForceK
 }
 
 template <typename T>
-void DeviceStore<T>::permute(const std::uint32_t* perm) {
-  permute_masked(perm, ~std::uint32_t(0));
-}
-
-template <typename T>
-void DeviceStore<T>::permute(const std::uint64_t* packed, std::uint64_t low, const tree::Cube* cube,
-                             std::uint32_t max_run) {
-  permute_masked(packed, low, cube, max_run);
-}
-
-template <typename T>
-template <typename I>
-void DeviceStore<T>::permute_masked(const I* perm, I mask, const tree::Cube* ties,
-                                    std::uint32_t max_run) {
+void DeviceStore<T>::permute(const std::uint64_t* keys, const std::uint32_t* perm,
+                             std::uint64_t low, const tree::Cube* cube, std::uint32_t max_run) {
   if (n_ == 0) return;
   scratch_.reserve(n_);
   order_scratch_.reserve(n_);
@@ -432,18 +413,9 @@ void DeviceStore<T>::permute_masked(const I* perm, I mask, const tree::Cube* tie
   // accelerations are pinned
   if (pinned_acc_) vel_scratch_.reserve(n_);
   DeviceBuffer<V4>& vel_out = pinned_acc_ ? vel_scratch_ : acc_;
-  bool tied = false;
-  if constexpr (std::is_same_v<I, std::uint64_t>) {
-    tied = ties != nullptr;
-    if (tied)
-      launch(ctx_, "permute", permute_ties_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(),
-             vel_.get(), order_.get(), perm, mask, ties, max_run, static_cast<int>(n_), ordered_,
-             scratch_.get(), vel_out.get(), order_scratch_.get());
-  }
-  if (!tied)
-    launch(ctx_, "permute", permute_kernel<T, I>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
-           order_.get(), perm, mask, static_cast<int>(n_), ordered_, scratch_.get(), vel_out.get(),
-           order_scratch_.get());
+  launch(ctx_, "permute", permute_kernel<T>, LaunchShape{n_, kBlock}, pos_.get(), vel_.get(),
+         order_.get(), keys, perm, low, cube, max_run, static_cast<int>(n_), ordered_,
+         scratch_.get(), vel_out.get(), order_scratch_.get());
   std::swap(pos_, scratch_);
   std::swap(vel_, vel_out);
   std::swap(order_, order_scratch_);

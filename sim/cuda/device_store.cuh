@@ -150,14 +150,14 @@ class DeviceStore final : public ForceBackend {
   }
   /// Bodies with m > 0: stored first, so sources are [0, n_sources()).
   std::size_t n_sources() const { return n_sources_; }
-  /// Reorders positions, velocities and the user's order on the stream so that stored body k
-  /// becomes old body perm[k] (a device array of size() indices); from then on ordered().
-  void permute(const std::uint32_t* perm);
-  /// The same with the indices in the low bits of sorted 64-bit words: old body packed[k] & low.
-  /// Where `cube` is given, a run of bodies whose words are equal above `low` (up to max_run of
-  /// them) takes the order of their whole Morton keys in *cube, then of their user indices.
-  void permute(const std::uint64_t* packed, std::uint64_t low, const tree::Cube* cube,
-               std::uint32_t max_run);
+  /// Reorders positions, velocities and the user's order on the stream into the order of the
+  /// sorted 64-bit words `keys` (sorted on their bits above `low`): stored body k becomes old body
+  /// perm[k], or keys[k] & low where perm is null (the indices in the keys' low bits). A run of
+  /// up to max_run bodies whose words are equal above `low` takes the order of their whole Morton
+  /// keys (keys[] with perm, else from their positions in *cube), then of their user indices, as
+  /// a sort of every digit would put them. From then on ordered().
+  void permute(const std::uint64_t* keys, const std::uint32_t* perm, std::uint64_t low,
+               const tree::Cube* cube, std::uint32_t max_run);
   /// From now on the accelerations stay in one buffer while the bodies do not change (permute()
   /// otherwise lends it to the velocities): other GPUs may then write into it (Slicing::mirrors).
   /// Costs one more array of N.
@@ -198,9 +198,6 @@ class DeviceStore final : public ForceBackend {
                           std::vector<double>& az) const;
 
  private:
-  template <typename I>
-  void permute_masked(const I* perm, I mask, const tree::Cube* ties = nullptr,
-                      std::uint32_t max_run = 0);
   /// The launch of a drift: one thread a body, or (the kernel wants_box()) the blocks of the
   /// partial boxes, which it then marks fresh.
   LaunchShape drift_shape();

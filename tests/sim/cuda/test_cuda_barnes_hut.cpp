@@ -429,6 +429,39 @@ TEST(BarnesHutSort, BodiesInOneCellTakeTheOrderOfTheirWholeKeys) {
     }
 }
 
+// A pile of more bodies on one point than a run orders (kTieRun = 1024) keeps the order it came
+// in (the user's here), evaluation after evaluation, beside bodies whose ties are ordered
+TEST(BarnesHutSort, APileLongerThanARunKeepsItsOrder) {
+  NBODY_REQUIRE_GPU();
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Bodies b;
+  for (int i = 0; i < 1500; ++i)
+    b.add(0.25, 0.5, -0.125, 0, 0, 0, 1e-4);
+  for (int i = 0; i < 501; ++i)
+    b.add(u(rng), u(rng), u(rng), 0, 0, 0, 1e-3);
+  SimParams p = bh_params(Config{Precision::Float, 0.5, 16, 32, true});
+  p.tunables["rebuild"] = 1;
+  auto bh = make_backend(p);
+  bh->set_bodies(b);
+  for (int steps : {0, 1, 3}) {
+    if (steps > 0) bh->step(p, steps);
+    accelerations(*bh, p);
+    cuda::BarnesHutTree t;
+    ASSERT_TRUE(cuda::download_barnes_hut_tree(*bh, t));
+    std::int64_t last = -1;
+    std::size_t pile = 0;
+    for (const std::uint32_t i : t.order)
+      if (i < 1500) {
+        ASSERT_GT(std::int64_t(i), last) << "after " << steps << " steps";
+        last = i;
+        ++pile;
+      }
+    EXPECT_EQ(pile, 1500u);
+    check_tree(*bh, b.size(), 16, 1e-5, 32);
+  }
+}
+
 // The sort orders the key digits down to the last tree's depth + 2 only (filled up to its radix
 // passes: tree::sorted_levels). A cluster that shrinks below that depth within one step ends in a
 // fat leaf at the sorted depth: the forces stay the direct sum at theta = 0 (checked through the
